@@ -1,0 +1,62 @@
+package io.zeocore.execution;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * Immutable evidence of one <em>started</em> attempt. Carries only normalized kinds, machine codes and timings; never
+ * a value, exception text or provider text. All times are measured from the run's start on the runner's monotonic
+ * clock.
+ *
+ * @param attemptNumber 1-based position in the plan
+ * @param targetId the planned target id
+ * @param executionMode the target's mode ({@code LIVE} or {@code SIMULATED})
+ * @param startedAfter when the attempt started, from the run's start
+ * @param endedAfter when it ended, never before {@code startedAfter}
+ * @param timeout the effective timeout handed to the target
+ * @param dispatchStarted whether the provider may have been reached
+ * @param outcome succeeded or failed
+ * @param failureKind the normalized kind of a failed attempt, {@code null} for a success
+ * @param machineCode the kind's {@code ZEO_EXEC_*} code, {@code null} for a success
+ * @param backoffBeforeNext the delay actually scheduled after this attempt, zero when none was
+ */
+public record AttemptRecord(
+    int attemptNumber,
+    String targetId,
+    ExecutionMode executionMode,
+    Duration startedAfter,
+    Duration endedAfter,
+    Duration timeout,
+    boolean dispatchStarted,
+    AttemptOutcome outcome,
+    FailureKind failureKind,
+    String machineCode,
+    Duration backoffBeforeNext) {
+
+  public AttemptRecord {
+    if (attemptNumber < 1) {
+      throw new IllegalArgumentException("attemptNumber must be at least 1");
+    }
+    TargetIds.require(targetId);
+    Objects.requireNonNull(executionMode, "executionMode");
+    Durations.nonNegative(startedAfter, "startedAfter");
+    Durations.nonNegative(endedAfter, "endedAfter");
+    if (endedAfter.compareTo(startedAfter) < 0) {
+      throw new IllegalArgumentException("attempt cannot end before it starts");
+    }
+    Durations.positive(timeout, "timeout");
+    Objects.requireNonNull(outcome, "outcome");
+    Durations.nonNegative(backoffBeforeNext, "backoffBeforeNext");
+    if (outcome == AttemptOutcome.SUCCEEDED && (failureKind != null || machineCode != null)) {
+      throw new IllegalArgumentException("successful attempt cannot carry failure fields");
+    }
+    if (outcome == AttemptOutcome.FAILED && (failureKind == null || machineCode == null)) {
+      throw new IllegalArgumentException("failed attempt requires normalized failure fields");
+    }
+  }
+
+  /** {@code endedAfter - startedAfter}. */
+  public Duration duration() {
+    return endedAfter.minus(startedAfter);
+  }
+}

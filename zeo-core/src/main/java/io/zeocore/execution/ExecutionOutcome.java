@@ -1,0 +1,33 @@
+package io.zeocore.execution;
+
+/**
+ * The terminal outcome of a run of the {@link ResilientRunner}.
+ *
+ * <ul>
+ *   <li>{@link #SUCCEEDED}: a value, the selected target, its truthful {@link ExecutionMode} and every attempt;</li>
+ *   <li>{@link #EXHAUSTED}: the plan or the total budget ran out after a retryable failure;</li>
+ *   <li>{@link #FAILED_SAFE}: a non-retryable failure ended the run without a success claim;</li>
+ *   <li>{@link #CANCELLED}: cancellation was observed before a call, after a failed call or during a wait;</li>
+ *   <li>{@link #REFUSED}: the policy or target configuration barred execution (no attempts, a configuration machine
+ *       code) or an attempt failed with {@link FailureKind#VALIDATION} / {@link FailureKind#AUTHORIZATION}
+ *       (attempts present, failure kind set). Tell the two apart by {@code machineCode} and {@code attempts}.</li>
+ * </ul>
+ */
+public enum ExecutionOutcome {
+  SUCCEEDED("succeeded"),
+  FAILED_SAFE("failed_safe"),
+  EXHAUSTED("exhausted"),
+  CANCELLED("cancelled"),
+  REFUSED("refused");
+
+  private final String wireValue;
+
+  ExecutionOutcome(String wireValue) {
+    this.wireValue = wireValue;
+  }
+
+  /** The reference's lowercase wire value. */
+  public String wireValue() {
+    return wireValue;
+  }
+}

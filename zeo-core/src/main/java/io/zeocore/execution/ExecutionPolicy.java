@@ -1,0 +1,233 @@
+package io.zeocore.execution;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.EnumSet;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * One explicit plan of attempts under one total deadline. Immutable; build it with {@link #builder()}.
+ *
+ * <p>The plan is {@link #attemptTargets()}: at most that many calls are made, in that order, and only to those ids.
+ * Repeating an id is how a same-target retry is written. Each attempt gets
+ * {@code min(attemptTimeout, what is left of totalTimeout)}. After a failure whose kind is in
+ * {@link #retryableFailures()}, the runner waits {@link #backoffAfter(int)} (jittered, with the provider's Retry-After
+ * as its floor) before the next planned target, and gives up ({@code EXHAUSTED}) when that wait would use the whole
+ * remaining budget.
+ *
+ * <p>Validation runs in the reference's order — field checks (timeouts, targets, backoff sign, jitter, poll), then the
+ * cross-field checks (backoff length, then never-retryable kinds) — and throws {@link InvalidPolicyException} with the
+ * reference's messages. Beyond the reference it also rejects nulls, zero or negative durations and NaN jitter.
+ *
+ * @param operationMode the safety class; {@code EFFECTFUL} is accepted here and refused by the runner
+ * @param totalTimeout the whole run's budget, &gt; 0
+ * @param attemptTimeout the per-attempt cap, &gt; 0 (may exceed the total; it is clipped)
+ * @param attemptTargets the ordered plan, non-empty, every id matching the target-id rule
+ * @param backoff delays after attempt 1, 2, …; at most {@code attemptTargets.size() - 1} entries, missing ones are zero
+ * @param jitterFraction 0 ≤ f ≤ 1; each delay is multiplied by a factor in {@code [1 - f, 1 + f]}
+ * @param retryableFailures kinds after which the next planned target may run; none of {@link FailureKind#NEVER_RETRYABLE}
+ * @param allowSimulated whether {@link ExecutionMode#SIMULATED} targets may run
+ * @param cancellationPoll the longest slice of a backoff wait between two cancellation checks, &gt; 0
+ */
+public record ExecutionPolicy(
+    OperationMode operationMode,
+    Duration totalTimeout,
+    Duration attemptTimeout,
+    List<String> attemptTargets,
+    List<Duration> backoff,
+    double jitterFraction,
+    Set<FailureKind> retryableFailures,
+    boolean allowSimulated,
+    Duration cancellationPoll) {
+
+  /** The default {@link #cancellationPoll()}: 100 ms. */
+  public static final Duration DEFAULT_CANCELLATION_POLL = Duration.ofMillis(100);
+
+  public ExecutionPolicy {
+    if (operationMode == null) {
+      throw new InvalidPolicyException("operationMode", "operation_mode must not be null");
+    }
+    positive(totalTimeout, "totalTimeout", "total_timeout_seconds");
+    positive(attemptTimeout, "attemptTimeout", "attempt_timeout_seconds");
+    if (attemptTargets == null || attemptTargets.isEmpty()) {
+      throw new InvalidPolicyException("attemptTargets", "attempt_targets must contain at least one target");
+    }
+    for (String target : attemptTargets) {
+      if (!TargetIds.isValid(target)) {
+        throw new InvalidPolicyException("attemptTargets", "attempt target IDs must be non-empty safe identifiers");
+      }
+    }
+    attemptTargets = List.copyOf(attemptTargets);
+    if (backoff == null) {
+      backoff = List.of();
+    }
+    for (Duration delay : backoff) {
+      if (delay == null) {
+        throw new InvalidPolicyException("backoff", "backoff_seconds cannot contain null delays");
+      }
+      if (delay.isNegative()) {
+        throw new InvalidPolicyException("backoff", "backoff_seconds cannot contain negative delays");
+      }
+    }
+    backoff = List.copyOf(backoff);
+    if (Double.isNaN(jitterFraction) || jitterFraction < 0 || jitterFraction > 1) {
+      throw new InvalidPolicyException("jitterFraction", "jitter_fraction must be between 0 and 1");
+    }
+    if (retryableFailures == null) {
+      throw new InvalidPolicyException("retryableFailures", "retryable_failures must not be null");
+    }
+    if (retryableFailures.contains(null)) {
+      throw new InvalidPolicyException("retryableFailures", "retryable_failures cannot contain null");
+    }
+    retryableFailures = retryableFailures.isEmpty() ? Set.of() : Set.copyOf(EnumSet.copyOf(retryableFailures));
+    positive(cancellationPoll, "cancellationPoll", "cancellation_poll_seconds");
+
+    if (backoff.size() > attemptTargets.size() - 1) {
+      throw new InvalidPolicyException("backoff",
+          "backoff_seconds cannot exceed the number of attempt transitions");
+    }
+    List<String> forbidden = retryableFailures.stream()
+        .filter(FailureKind::isNeverRetryable)
+        .map(FailureKind::wireValue)
+        .sorted()
+        .collect(Collectors.toList());
+    if (!forbidden.isEmpty()) {
+      throw new InvalidPolicyException("retryableFailures",
+          "failures can never be retryable: " + String.join(", ", forbidden));
+    }
+  }
+
+  private static void positive(Duration value, String field, String referenceName) {
+    if (value == null) {
+      throw new InvalidPolicyException(field, referenceName + " must not be null");
+    }
+    if (value.isZero() || value.isNegative()) {
+      throw new InvalidPolicyException(field, referenceName + " must be greater than 0");
+    }
+  }
+
+  /** The call bound: the plan's length. */
+  public int maxAttempts() {
+    return attemptTargets.size();
+  }
+
+  /** The configured delay after the 1-based attempt {@code attemptNumber}, zero when the plan names none. */
+  public Duration backoffAfter(int attemptNumber) {
+    if (attemptNumber >= 1 && attemptNumber <= backoff.size()) {
+      return backoff.get(attemptNumber - 1);
+    }
+    return Duration.ZERO;
+  }
+
+  /** Whether a failure of {@code kind} may be followed by the next planned attempt. */
+  public boolean isRetryable(FailureKind kind) {
+    return retryableFailures.contains(kind);
+  }
+
+  /** A builder starting from this policy. */
+  public Builder toBuilder() {
+    return new Builder()
+        .operationMode(operationMode)
+        .totalTimeout(totalTimeout)
+        .attemptTimeout(attemptTimeout)
+        .attemptTargets(attemptTargets)
+        .backoff(backoff)
+        .jitterFraction(jitterFraction)
+        .retryableFailures(retryableFailures)
+        .allowSimulated(allowSimulated)
+        .cancellationPoll(cancellationPoll);
+  }
+
+  /** A builder with the reference's defaults: read-only, no backoff, no jitter, default retryable kinds. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Builds an {@link ExecutionPolicy}; {@link #build()} validates. Not thread-safe. */
+  public static final class Builder {
+
+    private OperationMode operationMode = OperationMode.READ_ONLY;
+    private Duration totalTimeout;
+    private Duration attemptTimeout;
+    private List<String> attemptTargets = List.of();
+    private List<Duration> backoff = List.of();
+    private double jitterFraction;
+    private Set<FailureKind> retryableFailures = FailureKind.DEFAULT_RETRYABLE;
+    private boolean allowSimulated;
+    private Duration cancellationPoll = DEFAULT_CANCELLATION_POLL;
+
+    private Builder() {}
+
+    public Builder operationMode(OperationMode operationMode) {
+      this.operationMode = operationMode;
+      return this;
+    }
+
+    public Builder totalTimeout(Duration totalTimeout) {
+      this.totalTimeout = totalTimeout;
+      return this;
+    }
+
+    public Builder attemptTimeout(Duration attemptTimeout) {
+      this.attemptTimeout = attemptTimeout;
+      return this;
+    }
+
+    public Builder attemptTargets(String... attemptTargets) {
+      return attemptTargets(Arrays.asList(attemptTargets));
+    }
+
+    public Builder attemptTargets(Collection<String> attemptTargets) {
+      this.attemptTargets = attemptTargets == null ? null : new ArrayList<>(attemptTargets);
+      return this;
+    }
+
+    public Builder backoff(Duration... backoff) {
+      return backoff(Arrays.asList(backoff));
+    }
+
+    public Builder backoff(Collection<Duration> backoff) {
+      this.backoff = backoff == null ? null : new ArrayList<>(backoff);
+      return this;
+    }
+
+    public Builder jitterFraction(double jitterFraction) {
+      this.jitterFraction = jitterFraction;
+      return this;
+    }
+
+    public Builder retryableFailures(FailureKind... kinds) {
+      return retryableFailures(Arrays.asList(kinds));
+    }
+
+    public Builder retryableFailures(Collection<FailureKind> kinds) {
+      this.retryableFailures = kinds == null ? null : new HashSet<>(kinds);
+      return this;
+    }
+
+    public Builder allowSimulated(boolean allowSimulated) {
+      this.allowSimulated = allowSimulated;
+      return this;
+    }
+
+    public Builder cancellationPoll(Duration cancellationPoll) {
+      this.cancellationPoll = cancellationPoll;
+      return this;
+    }
+
+    /**
+     * Validates and builds the policy.
+     *
+     * @throws InvalidPolicyException naming the broken rule
+     */
+    public ExecutionPolicy build() {
+      return new ExecutionPolicy(operationMode, totalTimeout, attemptTimeout, attemptTargets, backoff, jitterFraction,
+          retryableFailures, allowSimulated, cancellationPoll);
+    }
+  }
+}

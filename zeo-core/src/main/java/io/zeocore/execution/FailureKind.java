@@ -1,0 +1,65 @@
+package io.zeocore.execution;
+
+import java.util.Collections;
+import java.util.EnumSet;
+import java.util.Set;
+
+/**
+ * The normalized class of a failed attempt, in the reference's declared order. Each kind has a fixed machine code
+ * ({@link #machineCode()}); no provider text is ever attached to a kind.
+ *
+ * <p>{@link #VALIDATION}, {@link #AUTHORIZATION}, {@link #AUTHENTICATION}, {@link #CANCELLED} and {@link #PERMANENT}
+ * can never be retryable. {@link #TIMEOUT}, {@link #TRANSIENT} and {@link #RATE_LIMIT} are retryable by default;
+ * {@link #MALFORMED_RESPONSE} is the one kind that is not retryable by default but may be made so.
+ */
+public enum FailureKind {
+  TIMEOUT("timeout", MachineCodes.TIMEOUT),
+  TRANSIENT("transient", MachineCodes.TRANSIENT),
+  RATE_LIMIT("rate_limit", MachineCodes.RATE_LIMIT),
+  MALFORMED_RESPONSE("malformed_response", MachineCodes.MALFORMED_RESPONSE),
+  VALIDATION("validation", MachineCodes.VALIDATION),
+  AUTHORIZATION("authorization", MachineCodes.AUTHORIZATION),
+  AUTHENTICATION("authentication", MachineCodes.AUTHENTICATION),
+  CANCELLED("cancelled", MachineCodes.CANCELLED),
+  PERMANENT("permanent", MachineCodes.PERMANENT);
+
+  /** Kinds that no policy may mark retryable. */
+  public static final Set<FailureKind> NEVER_RETRYABLE =
+      Collections.unmodifiableSet(EnumSet.of(VALIDATION, AUTHORIZATION, AUTHENTICATION, CANCELLED, PERMANENT));
+
+  /** The retryable set of a policy that does not name one. */
+  public static final Set<FailureKind> DEFAULT_RETRYABLE =
+      Collections.unmodifiableSet(EnumSet.of(TIMEOUT, TRANSIENT, RATE_LIMIT));
+
+  private final String wireValue;
+  private final String machineCode;
+
+  FailureKind(String wireValue, String machineCode) {
+    this.wireValue = wireValue;
+    this.machineCode = machineCode;
+  }
+
+  /** The reference's lowercase wire value, e.g. {@code rate_limit}. */
+  public String wireValue() {
+    return wireValue;
+  }
+
+  /** The {@code ZEO_EXEC_*} machine code of this kind, e.g. {@code ZEO_EXEC_RATE_LIMIT}. */
+  public String machineCode() {
+    return machineCode;
+  }
+
+  /** Whether this kind belongs to {@link #NEVER_RETRYABLE}. */
+  public boolean isNeverRetryable() {
+    return NEVER_RETRYABLE.contains(this);
+  }
+
+  /**
+   * Parses a wire value ({@code rate_limit}) or, leniently, the constant name ({@code RATE_LIMIT}, {@code rate-limit}).
+   *
+   * @throws IllegalArgumentException naming the accepted values when {@code value} is none of them
+   */
+  public static FailureKind fromWireValue(String value) {
+    return WireValues.parse(FailureKind.class, value, FailureKind::wireValue);
+  }
+}

@@ -1,0 +1,38 @@
+package io.zeocore.execution;
+
+import java.util.List;
+
+/**
+ * The fourteen {@code ZEO_EXEC_*} machine codes of the runner, unchanged from the reference. Nine belong to a
+ * {@link FailureKind}; five are refusals produced before any call.
+ */
+public final class MachineCodes {
+
+  public static final String TIMEOUT = "ZEO_EXEC_TIMEOUT";
+  public static final String TRANSIENT = "ZEO_EXEC_TRANSIENT";
+  public static final String RATE_LIMIT = "ZEO_EXEC_RATE_LIMIT";
+  public static final String MALFORMED_RESPONSE = "ZEO_EXEC_MALFORMED_RESPONSE";
+  public static final String VALIDATION = "ZEO_EXEC_VALIDATION";
+  public static final String AUTHORIZATION = "ZEO_EXEC_AUTHORIZATION";
+  public static final String AUTHENTICATION = "ZEO_EXEC_AUTHENTICATION";
+  public static final String CANCELLED = "ZEO_EXEC_CANCELLED";
+  public static final String PERMANENT = "ZEO_EXEC_PERMANENT";
+
+  /** The policy is {@link OperationMode#EFFECTFUL}: effects need the durable orchestrator. */
+  public static final String EFFECTFUL_REQUIRES_PERSISTENCE = "ZEO_EXEC_EFFECTFUL_REQUIRES_PERSISTENCE";
+  /** A planned target id has no target, or the target registered under it has another id. */
+  public static final String TARGET_UNAVAILABLE = "ZEO_EXEC_TARGET_UNAVAILABLE";
+  /** A planned target declares {@code internalMaxAttempts != 1}. */
+  public static final String NESTED_RETRIES = "ZEO_EXEC_NESTED_RETRIES";
+  /** A planned target is {@link ExecutionMode#SIMULATED} and the policy does not allow simulation. */
+  public static final String SIMULATION_NOT_ALLOWED = "ZEO_EXEC_SIMULATION_NOT_ALLOWED";
+  /** The planned targets do not all declare the same response type. */
+  public static final String RESPONSE_CONTRACT_MISMATCH = "ZEO_EXEC_RESPONSE_CONTRACT_MISMATCH";
+
+  /** All fourteen codes, the nine failure codes first in {@link FailureKind} order. */
+  public static final List<String> ALL = List.of(TIMEOUT, TRANSIENT, RATE_LIMIT, MALFORMED_RESPONSE, VALIDATION,
+      AUTHORIZATION, AUTHENTICATION, CANCELLED, PERMANENT, EFFECTFUL_REQUIRES_PERSISTENCE, TARGET_UNAVAILABLE,
+      NESTED_RETRIES, SIMULATION_NOT_ALLOWED, RESPONSE_CONTRACT_MISMATCH);
+
+  private MachineCodes() {}
+}

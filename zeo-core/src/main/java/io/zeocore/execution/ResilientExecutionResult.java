@@ -1,0 +1,83 @@
+package io.zeocore.execution;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The terminal evidence of one run: never an exception. Enforces the reference's cross-field rules:
+ * {@code SUCCEEDED} carries a selected target, a truthful {@link ExecutionMode} other than {@code NONE} and no failure
+ * fields; every other outcome carries no value and a machine code.
+ *
+ * @param outcome the terminal outcome
+ * @param value the value of a successful run, {@code null} otherwise
+ * @param attempts every started attempt in call order (unmodifiable)
+ * @param selectedTargetId the target that produced the value, {@code null} unless succeeded
+ * @param executionMode the selected target's mode, {@code NONE} unless succeeded
+ * @param failureKind the terminal failure kind, or {@code null} (always null for success, cancellation and
+ *     configuration refusals)
+ * @param machineCode the terminal {@code ZEO_EXEC_*} code, {@code null} only for success
+ * @param totalElapsed time from the run's start to the terminal decision ({@code ZERO} for configuration refusals)
+ * @param <T> the response type
+ */
+public record ResilientExecutionResult<T>(
+    ExecutionOutcome outcome,
+    T value,
+    List<AttemptRecord> attempts,
+    String selectedTargetId,
+    ExecutionMode executionMode,
+    FailureKind failureKind,
+    String machineCode,
+    Duration totalElapsed) {
+
+  public ResilientExecutionResult {
+    Objects.requireNonNull(outcome, "outcome");
+    attempts = List.copyOf(Objects.requireNonNull(attempts, "attempts"));
+    Objects.requireNonNull(executionMode, "executionMode");
+    Durations.nonNegative(totalElapsed, "totalElapsed");
+    if (outcome == ExecutionOutcome.SUCCEEDED) {
+      if (selectedTargetId == null) {
+        throw new IllegalArgumentException("success requires selected_target_id");
+      }
+      if (executionMode == ExecutionMode.NONE) {
+        throw new IllegalArgumentException("success requires truthful execution_mode");
+      }
+      if (failureKind != null || machineCode != null) {
+        throw new IllegalArgumentException("success cannot carry terminal failure fields");
+      }
+    } else {
+      if (value != null) {
+        throw new IllegalArgumentException("non-success result cannot carry a value");
+      }
+      if (machineCode == null) {
+        throw new IllegalArgumentException("non-success result requires machine_code");
+      }
+    }
+  }
+
+  /** Whether the outcome is {@link ExecutionOutcome#SUCCEEDED}. */
+  public boolean succeeded() {
+    return outcome == ExecutionOutcome.SUCCEEDED;
+  }
+
+  /** The value of a successful run, empty otherwise. */
+  public Optional<T> valueIfSucceeded() {
+    return Optional.ofNullable(value);
+  }
+
+  /** A result that carries no value, e.g. for a configuration refusal. */
+  static <T> ResilientExecutionResult<T> terminal(ExecutionOutcome outcome, List<AttemptRecord> attempts,
+      FailureKind failureKind, String machineCode, Duration totalElapsed) {
+    return new ResilientExecutionResult<>(outcome, null, attempts, null, ExecutionMode.NONE, failureKind, machineCode,
+        totalElapsed);
+  }
+
+  @Override
+  public String toString() {
+    // the value is deliberately left out: results are logged, values may hold provider text
+    return "ResilientExecutionResult[outcome=" + outcome + ", selectedTargetId=" + selectedTargetId
+        + ", executionMode=" + executionMode + ", failureKind=" + failureKind + ", machineCode=" + machineCode
+        + ", attempts=" + attempts.size() + ", totalElapsed=" + totalElapsed + "]";
+  }
+}
