@@ -1,0 +1,228 @@
+package io.zeocore.execution;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BooleanSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The state machine shared by the sync and async drivers: the reference's gates, preflight, timeout derivation, delay
+ * decision and terminal-outcome matrix. One instance per run; used by one thread at a time (the async driver hands
+ * it from thread to thread only through future completions and scheduler submissions, which order the accesses).
+ */
+final class Run<T, X extends ExecutionTarget<T>> {
+
+  private static final Logger log = LoggerFactory.getLogger(ResilientRunner.class);
+
+  final ExecutionPolicy policy;
+  final Map<String, X> targets;
+  final CancellationToken token;
+  private final MonotonicClock clock;
+  private final JitterSource jitter;
+  private final List<AttemptListener> listeners;
+  private final long totalNanos;
+  private final List<AttemptRecord> attempts = new ArrayList<>();
+  private long start;
+
+  Run(ExecutionPolicy policy, Map<String, X> targets, CancellationToken token, MonotonicClock clock,
+      JitterSource jitter, List<AttemptListener> listeners) {
+    this.policy = policy;
+    this.targets = targets;
+    this.token = token;
+    this.clock = clock;
+    this.jitter = jitter;
+    this.listeners = listeners;
+    this.totalNanos = Durations.toNanosSaturated(policy.totalTimeout());
+  }
+
+  /**
+   * The pre-run refusals of reference §2.1, in order. The clock is not read and no target is called.
+   *
+   * @return the refusal, or {@code null} when the run may start
+   */
+  static String refusal(ExecutionPolicy policy, Map<String, ? extends ExecutionTarget<?>> targets) {
+    if (policy.operationMode() == OperationMode.EFFECTFUL) {
+      return MachineCodes.EFFECTFUL_REQUIRES_PERSISTENCE;
+    }
+    for (String targetId : policy.attemptTargets()) {
+      ExecutionTarget<?> target = targets.get(targetId);
+      if (target == null || !target.targetId().equals(targetId)) {
+        return MachineCodes.TARGET_UNAVAILABLE;
+      }
+      if (target.internalMaxAttempts() != 1) {
+        return MachineCodes.NESTED_RETRIES;
+      }
+      if (target.executionMode() == ExecutionMode.SIMULATED && !policy.allowSimulated()) {
+        return MachineCodes.SIMULATION_NOT_ALLOWED;
+      }
+    }
+    Class<?> responseType = targets.get(policy.attemptTargets().get(0)).responseType();
+    for (String targetId : policy.attemptTargets()) {
+      if (targets.get(targetId).responseType() != responseType) {
+        return MachineCodes.RESPONSE_CONTRACT_MISMATCH;
+      }
+    }
+    return null;
+  }
+
+  ResilientExecutionResult<T> refused(String machineCode) {
+    return finish(ResilientExecutionResult.terminal(ExecutionOutcome.REFUSED, List.of(), null, machineCode,
+        Duration.ZERO));
+  }
+
+  /** Reads the start instant (the run's time origin). */
+  void start() {
+    start = clock.nanoTime();
+  }
+
+  long elapsedNanos() {
+    return Math.max(0, clock.nanoTime() - start);
+  }
+
+  ResilientExecutionResult<T> cancelled(long elapsedNanos) {
+    return finish(ResilientExecutionResult.terminal(ExecutionOutcome.CANCELLED, attempts, null,
+        MachineCodes.CANCELLED, Durations.ofNanosAtLeastZero(elapsedNanos)));
+  }
+
+  /** What an attempt position decided before calling its target. */
+  sealed interface Gate<T> permits Stop, Proceed {}
+
+  record Stop<T>(ResilientExecutionResult<T> result) implements Gate<T> {}
+
+  record Proceed<T>(AttemptContext context, long startedNanos) implements Gate<T> {}
+
+  /**
+   * Steps 1–8 of reference §2.3 for the 1-based position {@code n}: budget gate, cancellation gate, preflight, the
+   * effective timeout and the attempt context.
+   */
+  Gate<T> beforeAttempt(int n, BooleanSupplier cancelled) {
+    long elapsed = elapsedNanos();
+    long remaining = totalNanos - elapsed;
+    if (remaining <= 0) {
+      FailureKind kind = attempts.isEmpty() ? FailureKind.TIMEOUT : attempts.get(attempts.size() - 1).failureKind();
+      return new Stop<>(finish(ResilientExecutionResult.terminal(ExecutionOutcome.EXHAUSTED, attempts, kind,
+          kind.machineCode(), Duration.ofNanos(elapsed))));
+    }
+    if (cancelled.getAsBoolean()) {
+      return new Stop<>(cancelled(elapsed));
+    }
+    String targetId = policy.attemptTargets().get(n - 1);
+    FailureKind preflight = targets.get(targetId).preflightFailure();
+    if (preflight != null) {
+      return new Stop<>(finish(ResilientExecutionResult.terminal(nonRetryableOutcome(preflight), attempts, preflight,
+          preflight.machineCode(), Duration.ofNanos(elapsed))));
+    }
+    long timeout = Math.min(Durations.toNanosSaturated(policy.attemptTimeout()), remaining);
+    long started = elapsedNanos();
+    AttemptContext context = new AttemptContext(n, targetId, Duration.ofNanos(timeout), Duration.ofNanos(remaining),
+        token);
+    return new Proceed<>(context, started);
+  }
+
+  ResilientExecutionResult<T> succeeded(Proceed<T> attempt, T value) {
+    long ended = Math.max(attempt.startedNanos(), elapsedNanos());
+    X target = targets.get(attempt.context().targetId());
+    record(new AttemptRecord(attempt.context().attemptNumber(), target.targetId(), target.executionMode(),
+        Duration.ofNanos(attempt.startedNanos()), Duration.ofNanos(ended), attempt.context().timeout(), true,
+        AttemptOutcome.SUCCEEDED, null, null, Duration.ZERO));
+    return finish(new ResilientExecutionResult<>(ExecutionOutcome.SUCCEEDED, value, attempts, target.targetId(),
+        target.executionMode(), null, null, Duration.ofNanos(ended)));
+  }
+
+  /** The outcome of a failed attempt: either the run ends, or the next position runs after {@code delayNanos}. */
+  record AfterFailure<T>(ResilientExecutionResult<T> result, long delayNanos) {}
+
+  /**
+   * Step 11 of reference §2.3: record the failed attempt, decide the delay, apply post-failure cancellation.
+   *
+   * @param cancelled whether cancellation is observed right after the failure
+   */
+  AfterFailure<T> failed(Proceed<T> attempt, Failure failure, BooleanSupplier cancelled) {
+    long ended = Math.max(attempt.startedNanos(), elapsedNanos());
+    int n = attempt.context().attemptNumber();
+    long delay = delayAfter(n, failure, totalNanos - ended);
+    X target = targets.get(attempt.context().targetId());
+    record(new AttemptRecord(n, target.targetId(), target.executionMode(), Duration.ofNanos(attempt.startedNanos()),
+        Duration.ofNanos(ended), attempt.context().timeout(), failure.dispatchStarted(), AttemptOutcome.FAILED,
+        failure.kind(), failure.kind().machineCode(), Duration.ofNanos(Math.max(delay, 0))));
+    if (failure.kind() == FailureKind.CANCELLED || cancelled.getAsBoolean()) {
+      return new AfterFailure<>(cancelled(ended), -1);
+    }
+    if (delay < 0) {
+      ExecutionOutcome outcome = policy.isRetryable(failure.kind())
+          ? ExecutionOutcome.EXHAUSTED : nonRetryableOutcome(failure.kind());
+      return new AfterFailure<>(finish(ResilientExecutionResult.terminal(outcome, attempts, failure.kind(),
+          failure.kind().machineCode(), Duration.ofNanos(ended))), -1);
+    }
+    return new AfterFailure<>(null, delay);
+  }
+
+  /**
+   * The delay decision: no retry ({@code -1}) when the kind is not retryable, the plan is spent, or the delay would
+   * use the whole remaining budget. Jitter applies to the configured backoff; the provider's Retry-After is then the
+   * floor (the reference jittered after the maximum and could cut a server's Retry-After short).
+   */
+  private long delayAfter(int n, Failure failure, long remainingAfter) {
+    if (!policy.isRetryable(failure.kind()) || n >= policy.maxAttempts()) {
+      return -1;
+    }
+    long delay = Durations.toNanosSaturated(policy.backoffAfter(n));
+    if (policy.jitterFraction() != 0) {
+      double u = Math.min(1.0, Math.max(0.0, jitter.next()));
+      if (Double.isNaN(u)) {
+        u = 0.5;
+      }
+      double factor = 1 + policy.jitterFraction() * (2 * u - 1);
+      delay = (long) Math.min(Long.MAX_VALUE, Math.round(delay * factor));
+    }
+    if (failure.retryAfter() != null) {
+      delay = Math.max(delay, Durations.toNanosSaturated(failure.retryAfter()));
+    }
+    return delay >= remainingAfter ? -1 : delay;
+  }
+
+  private static ExecutionOutcome nonRetryableOutcome(FailureKind kind) {
+    return kind == FailureKind.VALIDATION || kind == FailureKind.AUTHORIZATION
+        ? ExecutionOutcome.REFUSED : ExecutionOutcome.FAILED_SAFE;
+  }
+
+  private void record(AttemptRecord record) {
+    attempts.add(record);
+    for (AttemptListener listener : listeners) {
+      try {
+        listener.attemptFinished(policy, record);
+      } catch (RuntimeException listenerFailure) {
+        log.warn("AttemptListener {} threw {}; the run continues", listener.getClass().getName(),
+            listenerFailure.getClass().getName());
+      }
+    }
+  }
+
+  private ResilientExecutionResult<T> finish(ResilientExecutionResult<T> result) {
+    for (AttemptListener listener : listeners) {
+      try {
+        listener.runFinished(policy, result);
+      } catch (RuntimeException listenerFailure) {
+        log.warn("AttemptListener {} threw {}; the result stands", listener.getClass().getName(),
+            listenerFailure.getClass().getName());
+      }
+    }
+    return result;
+  }
+
+  /** The elapsed time now, for results ended by a cancelled backoff. */
+  ResilientExecutionResult<T> cancelledNow() {
+    return cancelled(elapsedNanos());
+  }
+
+  long pollNanos() {
+    return Durations.toNanosSaturated(policy.cancellationPoll());
+  }
+
+  long nowNanos() {
+    return clock.nanoTime();
+  }
+}
