@@ -1,0 +1,203 @@
+package io.zeocore.benchmarks;
+
+import static io.zeocore.benchmarks.Contenders.PEER_TRANSIENT;
+import static io.zeocore.benchmarks.Contenders.VALUE;
+import static io.zeocore.benchmarks.Contenders.ZEOCORE_TRANSIENT;
+
+import dev.failsafe.FailsafeExecutor;
+import io.github.resilience4j.retry.Retry;
+import io.github.resilience4j.timelimiter.TimeLimiter;
+import io.zeocore.execution.AsyncExecutionTarget;
+import io.zeocore.execution.ExecutionPolicy;
+import io.zeocore.execution.ResilientExecutionResult;
+import io.zeocore.execution.ResilientRunner;
+import io.zeocore.execution.SyncExecutionTarget;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * Item 2: the fallback path. The first target fails with a transient failure, the second succeeds, no delay between
+ * them. ZeoCore plans {@code [primary, secondary]}; the peers retry at most twice and pick the target by attempt number
+ * (Failsafe from its execution context, Resilience4j from a per-call counter, since its Retry hands the supplier no
+ * context). {@code direct} is a hand-written try/catch: the floor.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(value = 1, jvmArgsAppend = {"-Xms512m", "-Xmx512m"})
+public class FallbackPathBenchmark {
+
+  private static final int MAX_ATTEMPTS = 2;
+
+  private final Callable<String> peerPrimary = () -> {
+    throw PEER_TRANSIENT;
+  };
+  private final Callable<String> peerSecondary = () -> VALUE;
+  private final Supplier<CompletionStage<String>> peerAsyncPrimary =
+      () -> CompletableFuture.failedFuture(PEER_TRANSIENT);
+  private final Supplier<CompletionStage<String>> peerAsyncSecondary = () -> CompletableFuture.completedFuture(VALUE);
+
+  private ResilientRunner runner;
+  private ExecutionPolicy policy;
+  private Map<String, SyncExecutionTarget<String>> syncTargets;
+  private Map<String, AsyncExecutionTarget<String>> asyncTargets;
+
+  private Retry retry;
+  private TimeLimiter timeLimiter;
+  private ScheduledExecutorService r4jScheduler;
+  private ExecutorService r4jSyncExecutor;
+
+  private FailsafeExecutor<String> failsafe;
+  private FailsafeExecutor<String> failsafeRetryOnly;
+
+  @Setup
+  public void setUp() {
+    runner = ResilientRunner.create();
+    policy = Contenders.zeoCorePolicy("primary", "secondary");
+    syncTargets = Map.of(
+        "primary", SyncExecutionTarget.of("primary", String.class, context -> {
+          throw ZEOCORE_TRANSIENT;
+        }),
+        "secondary", SyncExecutionTarget.of("secondary", String.class, context -> VALUE));
+    asyncTargets = Map.of(
+        "primary", AsyncExecutionTarget.of("primary", String.class,
+            context -> CompletableFuture.failedFuture(ZEOCORE_TRANSIENT)),
+        "secondary", AsyncExecutionTarget.of("secondary", String.class,
+            context -> CompletableFuture.completedFuture(VALUE)));
+
+    retry = Contenders.resilience4jRetry(MAX_ATTEMPTS);
+    timeLimiter = Contenders.resilience4jTimeLimiter();
+    r4jScheduler = Contenders.resilience4jScheduler();
+    r4jSyncExecutor = Contenders.resilience4jSyncExecutor();
+
+    failsafe = Contenders.failsafe(MAX_ATTEMPTS);
+    failsafeRetryOnly = Contenders.failsafeRetryOnly(MAX_ATTEMPTS);
+    verifyContenders();
+  }
+
+  /**
+   * Every contender must really fall back before it is timed. The primary always fails, so a peer returning the value
+   * has called the secondary; ZeoCore's evidence shows both attempts.
+   */
+  private void verifyContenders() {
+    try {
+      for (ResilientExecutionResult<String> result : List.of(syncZeoCore(), asyncZeoCore())) {
+        if (!result.succeeded() || result.attempts().size() != 2 || !"secondary".equals(result.selectedTargetId())) {
+          throw new IllegalStateException("ZeoCore did not fall back: " + result);
+        }
+      }
+      String[] peers = {syncDirect(), syncResilience4j(), syncFailsafe(), syncResilience4jRetryOnly(),
+          syncFailsafeRetryOnly(), asyncDirect(), asyncResilience4j(), asyncFailsafe(), asyncResilience4jRetryOnly(),
+          asyncFailsafeRetryOnly()};
+      for (String value : peers) {
+        if (!VALUE.equals(value)) {
+          throw new IllegalStateException("a peer returned " + value);
+        }
+      }
+    } catch (Exception failure) {
+      throw new IllegalStateException("a contender failed before measurement", failure);
+    }
+  }
+
+  @TearDown
+  public void tearDown() {
+    r4jScheduler.shutdownNow();
+    r4jSyncExecutor.shutdownNow();
+  }
+
+  @Benchmark
+  public String syncDirect() throws Exception {
+    try {
+      return peerPrimary.call();
+    } catch (Contenders.TransientFailure transientFailure) {
+      return peerSecondary.call();
+    }
+  }
+
+  @Benchmark
+  public ResilientExecutionResult<String> syncZeoCore() {
+    return runner.runSync(policy, syncTargets);
+  }
+
+  @Benchmark
+  public String syncResilience4j() throws Exception {
+    int[] attempt = {0};
+    return retry.executeCallable(() -> timeLimiter.executeFutureSupplier(
+        () -> r4jSyncExecutor.submit(attempt[0]++ == 0 ? peerPrimary : peerSecondary)));
+  }
+
+  @Benchmark
+  public String syncFailsafe() {
+    return failsafe.get(context -> context.getAttemptCount() == 0 ? peerPrimary.call() : peerSecondary.call());
+  }
+
+  @Benchmark
+  public String syncResilience4jRetryOnly() throws Exception {
+    int[] attempt = {0};
+    return retry.executeCallable(() -> attempt[0]++ == 0 ? peerPrimary.call() : peerSecondary.call());
+  }
+
+  @Benchmark
+  public String syncFailsafeRetryOnly() {
+    return failsafeRetryOnly.get(
+        context -> context.getAttemptCount() == 0 ? peerPrimary.call() : peerSecondary.call());
+  }
+
+  @Benchmark
+  public String asyncDirect() {
+    return peerAsyncPrimary.get()
+        .exceptionallyCompose(failure -> peerAsyncSecondary.get())
+        .toCompletableFuture().join();
+  }
+
+  @Benchmark
+  public ResilientExecutionResult<String> asyncZeoCore() {
+    return runner.runAsync(policy, asyncTargets).join();
+  }
+
+  @Benchmark
+  public String asyncResilience4j() {
+    int[] attempt = {0};
+    return retry.executeCompletionStage(r4jScheduler, () -> timeLimiter.executeCompletionStage(r4jScheduler,
+        attempt[0]++ == 0 ? peerAsyncPrimary : peerAsyncSecondary)).toCompletableFuture().join();
+  }
+
+  @Benchmark
+  public String asyncFailsafe() {
+    return failsafe.getStageAsync(
+        context -> context.getAttemptCount() == 0 ? peerAsyncPrimary.get() : peerAsyncSecondary.get()).join();
+  }
+
+  @Benchmark
+  public String asyncResilience4jRetryOnly() {
+    int[] attempt = {0};
+    return retry.executeCompletionStage(r4jScheduler,
+        () -> attempt[0]++ == 0 ? peerAsyncPrimary.get() : peerAsyncSecondary.get()).toCompletableFuture().join();
+  }
+
+  @Benchmark
+  public String asyncFailsafeRetryOnly() {
+    return failsafeRetryOnly.getStageAsync(
+        context -> context.getAttemptCount() == 0 ? peerAsyncPrimary.get() : peerAsyncSecondary.get()).join();
+  }
+}

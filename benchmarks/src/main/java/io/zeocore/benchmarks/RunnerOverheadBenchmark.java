@@ -1,0 +1,239 @@
+package io.zeocore.benchmarks;
+
+import static io.zeocore.benchmarks.Contenders.VALUE;
+
+import dev.failsafe.FailsafeExecutor;
+import io.github.resilience4j.retry.Retry;
+import io.github.resilience4j.timelimiter.TimeLimiter;
+import io.zeocore.execution.AsyncExecutionTarget;
+import io.zeocore.execution.ExecutionPolicy;
+import io.zeocore.execution.ResilientExecutionResult;
+import io.zeocore.execution.ResilientRunner;
+import io.zeocore.execution.SyncExecutionTarget;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * Item 1: the cost of one successful attempt of a no-op target, through ZeoCore and through its peers configured as in
+ * {@link Contenders} (up to three attempts; the first succeeds). {@code direct} calls the target with no library: the
+ * floor. The {@code RetryOnly} rows drop the peers' attempt timeout: not equivalent, shown as the peers' floor.
+ *
+ * <p>Three shapes: {@code sync}; {@code async} with a target whose future is already complete when returned (a cache
+ * hit, an immediate refusal); {@code deferred}, whose future is still pending and is answered by the benchmark thread
+ * right after the library returned, so that the attempt timeout really is scheduled and cancelled.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(value = 1, jvmArgsAppend = {"-Xms512m", "-Xmx512m"})
+public class RunnerOverheadBenchmark {
+
+  private static final int MAX_ATTEMPTS = 3;
+
+  private final SyncExecutionTarget.Invocation<String> syncNoop = context -> VALUE;
+  private final AsyncExecutionTarget.Invocation<String> asyncNoop =
+      context -> CompletableFuture.completedFuture(VALUE);
+  private final Callable<String> peerSyncNoop = () -> VALUE;
+  private final Supplier<CompletionStage<String>> peerAsyncNoop = () -> CompletableFuture.completedFuture(VALUE);
+
+  /** The answer the deferred target returns, still pending when the library receives it. */
+  private CompletableFuture<String> pendingAnswer;
+  private final AsyncExecutionTarget.Invocation<String> deferredNoop = context -> pendingAnswer;
+  private final Supplier<CompletionStage<String>> peerDeferredNoop = () -> pendingAnswer;
+
+  private ResilientRunner runner;
+  private ExecutionPolicy policy;
+  private Map<String, SyncExecutionTarget<String>> syncTargets;
+  private Map<String, AsyncExecutionTarget<String>> asyncTargets;
+  private Map<String, AsyncExecutionTarget<String>> deferredTargets;
+
+  private Retry retry;
+  private TimeLimiter timeLimiter;
+  private ScheduledExecutorService r4jScheduler;
+  private ExecutorService r4jSyncExecutor;
+
+  private FailsafeExecutor<String> failsafe;
+  private FailsafeExecutor<String> failsafeRetryOnly;
+
+  @Setup
+  public void setUp() {
+    runner = ResilientRunner.create();
+    policy = Contenders.zeoCorePolicy("noop", "noop", "noop");
+    syncTargets = Map.of("noop", SyncExecutionTarget.of("noop", String.class, syncNoop));
+    asyncTargets = Map.of("noop", AsyncExecutionTarget.of("noop", String.class, asyncNoop));
+    deferredTargets = Map.of("noop", AsyncExecutionTarget.of("noop", String.class, deferredNoop));
+
+    retry = Contenders.resilience4jRetry(MAX_ATTEMPTS);
+    timeLimiter = Contenders.resilience4jTimeLimiter();
+    r4jScheduler = Contenders.resilience4jScheduler();
+    r4jSyncExecutor = Contenders.resilience4jSyncExecutor();
+
+    failsafe = Contenders.failsafe(MAX_ATTEMPTS);
+    failsafeRetryOnly = Contenders.failsafeRetryOnly(MAX_ATTEMPTS);
+    verifyContenders();
+  }
+
+  /** Every contender must really return the target's value through one attempt before it is timed. */
+  private void verifyContenders() {
+    try {
+      for (ResilientExecutionResult<String> result : List.of(syncZeoCore(), asyncZeoCore(), deferredZeoCore())) {
+        if (!result.succeeded() || result.attempts().size() != 1 || !VALUE.equals(result.value())) {
+          throw new IllegalStateException("ZeoCore did not succeed in one attempt: " + result);
+        }
+      }
+      String[] peers = {syncDirect(), syncResilience4j(), syncFailsafe(), syncResilience4jRetryOnly(),
+          syncFailsafeRetryOnly(), asyncDirect(), asyncResilience4j(), asyncFailsafe(), asyncResilience4jRetryOnly(),
+          asyncFailsafeRetryOnly(), deferredDirect(), deferredResilience4j(), deferredFailsafe(),
+          deferredResilience4jRetryOnly(), deferredFailsafeRetryOnly()};
+      for (String value : peers) {
+        if (!VALUE.equals(value)) {
+          throw new IllegalStateException("a peer returned " + value);
+        }
+      }
+    } catch (Exception failure) {
+      throw new IllegalStateException("a contender failed before measurement", failure);
+    }
+  }
+
+  @TearDown
+  public void tearDown() {
+    r4jScheduler.shutdownNow();
+    r4jSyncExecutor.shutdownNow();
+  }
+
+  @Benchmark
+  public String syncDirect() throws Exception {
+    return peerSyncNoop.call();
+  }
+
+  @Benchmark
+  public ResilientExecutionResult<String> syncZeoCore() {
+    return runner.runSync(policy, syncTargets);
+  }
+
+  @Benchmark
+  public String syncResilience4j() throws Exception {
+    return retry.executeCallable(() -> timeLimiter.executeFutureSupplier(() -> r4jSyncExecutor.submit(peerSyncNoop)));
+  }
+
+  @Benchmark
+  public String syncFailsafe() {
+    return failsafe.get(peerSyncNoop::call);
+  }
+
+  @Benchmark
+  public String syncResilience4jRetryOnly() throws Exception {
+    return retry.executeCallable(peerSyncNoop);
+  }
+
+  @Benchmark
+  public String syncFailsafeRetryOnly() {
+    return failsafeRetryOnly.get(peerSyncNoop::call);
+  }
+
+  @Benchmark
+  public String asyncDirect() {
+    return peerAsyncNoop.get().toCompletableFuture().join();
+  }
+
+  @Benchmark
+  public ResilientExecutionResult<String> asyncZeoCore() {
+    return runner.runAsync(policy, asyncTargets).join();
+  }
+
+  @Benchmark
+  public String asyncResilience4j() {
+    return retry.executeCompletionStage(r4jScheduler,
+        () -> timeLimiter.executeCompletionStage(r4jScheduler, peerAsyncNoop)).toCompletableFuture().join();
+  }
+
+  @Benchmark
+  public String asyncFailsafe() {
+    return failsafe.getStageAsync(peerAsyncNoop::get).join();
+  }
+
+  @Benchmark
+  public String asyncResilience4jRetryOnly() {
+    return retry.executeCompletionStage(r4jScheduler, peerAsyncNoop).toCompletableFuture().join();
+  }
+
+  @Benchmark
+  public String asyncFailsafeRetryOnly() {
+    return failsafeRetryOnly.getStageAsync(peerAsyncNoop::get).join();
+  }
+
+  /*
+   * Deferred: the target returns a future that is still pending and the benchmark thread answers it right after the
+   * library returned, so every contender schedules its attempt timeout and cancels it, without a thread hop. This is
+   * the path of a real non-blocking call.
+   */
+
+  @Benchmark
+  public String deferredDirect() {
+    CompletableFuture<String> answer = pendingAnswer = new CompletableFuture<>();
+    CompletableFuture<String> run = peerDeferredNoop.get().toCompletableFuture();
+    answer.complete(VALUE);
+    return run.join();
+  }
+
+  @Benchmark
+  public ResilientExecutionResult<String> deferredZeoCore() {
+    CompletableFuture<String> answer = pendingAnswer = new CompletableFuture<>();
+    CompletableFuture<ResilientExecutionResult<String>> run = runner.runAsync(policy, deferredTargets);
+    answer.complete(VALUE);
+    return run.join();
+  }
+
+  @Benchmark
+  public String deferredResilience4j() {
+    CompletableFuture<String> answer = pendingAnswer = new CompletableFuture<>();
+    CompletionStage<String> run = retry.executeCompletionStage(r4jScheduler,
+        () -> timeLimiter.executeCompletionStage(r4jScheduler, peerDeferredNoop));
+    answer.complete(VALUE);
+    return run.toCompletableFuture().join();
+  }
+
+  @Benchmark
+  public String deferredFailsafe() {
+    CompletableFuture<String> answer = pendingAnswer = new CompletableFuture<>();
+    CompletableFuture<String> run = failsafe.getStageAsync(peerDeferredNoop::get);
+    answer.complete(VALUE);
+    return run.join();
+  }
+
+  @Benchmark
+  public String deferredResilience4jRetryOnly() {
+    CompletableFuture<String> answer = pendingAnswer = new CompletableFuture<>();
+    CompletionStage<String> run = retry.executeCompletionStage(r4jScheduler, peerDeferredNoop);
+    answer.complete(VALUE);
+    return run.toCompletableFuture().join();
+  }
+
+  @Benchmark
+  public String deferredFailsafeRetryOnly() {
+    CompletableFuture<String> answer = pendingAnswer = new CompletableFuture<>();
+    CompletableFuture<String> run = failsafeRetryOnly.getStageAsync(peerDeferredNoop::get);
+    answer.complete(VALUE);
+    return run.join();
+  }
+}
