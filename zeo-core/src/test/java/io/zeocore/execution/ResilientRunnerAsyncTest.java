@@ -248,4 +248,15 @@ class ResilientRunnerAsyncTest {
     assertThat(runs).allSatisfy(run -> assertThat(run.join().outcome()).isEqualTo(ExecutionOutcome.SUCCEEDED));
     assertThat(threads.getPeakThreadCount() - before).as("threads added for 5 000 runs").isLessThan(64);
   }
+
+  @Test
+  void aShutDownSchedulerFailsTheRunInsteadOfLosingIt() {
+    java.util.concurrent.ScheduledExecutorService scheduler = java.util.concurrent.Executors.newScheduledThreadPool(1);
+    scheduler.shutdownNow();
+    CompletableFuture<String> hanging = new CompletableFuture<>();
+    CompletableFuture<ResilientExecutionResult<String>> future = ResilientRunner.builder().scheduler(scheduler).build()
+        .runAsync(policy("a").build(), targets(AsyncExecutionTarget.of("a", String.class, context -> hanging)));
+    assertThat(future).isCompletedExceptionally();
+    assertThat(hanging).isCancelled();
+  }
 }
