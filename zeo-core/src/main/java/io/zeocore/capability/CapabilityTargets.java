@@ -99,22 +99,16 @@ public final class CapabilityTargets {
 
   /** The success itself, or the attempt failure of any other outcome. */
   static <Res> CapabilityResult<Res> unwrap(CapabilityResult<Res> result) {
-    FailureKind kind;
-    switch (result.outcome()) {
-      case SUCCEEDED:
-        return result;
-      case GUARD_REJECTED:
-        kind = FailureKind.VALIDATION;
-        break;
-      case CANCELLED:
-        kind = FailureKind.CANCELLED;
-        break;
-      case TIMED_OUT:
-        kind = FailureKind.TIMEOUT;
-        break;
-      default:
-        kind = FailureKind.PERMANENT;
-        break;
+    FailureKind kind = switch (result.outcome()) {
+      case SUCCEEDED -> null;
+      case GUARD_REJECTED -> FailureKind.VALIDATION;
+      case CANCELLED -> FailureKind.CANCELLED;
+      case TIMED_OUT -> FailureKind.TIMEOUT;
+      case POLICY_SKIPPED, UNAVAILABLE, INTEGRATION_FAILURE, INVALID_RETURN, UNEXPECTED_EXCEPTION ->
+          FailureKind.PERMANENT;
+    };
+    if (kind == null) {
+      return result;
     }
     throw new AttemptError(kind, result.handlerStarted());
   }

@@ -70,7 +70,11 @@ public record ChatMessage(Role role, String content) {
     return new ChatMessage(Role.ASSISTANT, content);
   }
 
-  /** A {@link Role#TOOL} message (a tool's output handed back to the model). */
+  /**
+   * A {@link Role#TOOL} message (a tool's output handed back to the model). OpenAI itself requires a
+   * {@code tool_call_id} on tool messages, which this message does not carry: it answers such a request 400
+   * ({@code PERMANENT}); Ollama and most compatible servers accept it.
+   */
   public static ChatMessage tool(String content) {
     return new ChatMessage(Role.TOOL, content);
   }

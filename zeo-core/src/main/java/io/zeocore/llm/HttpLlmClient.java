@@ -44,6 +44,9 @@ abstract class HttpLlmClient implements LlmClient {
   /** The default client's connect timeout cap; a call's own timeout still bounds the whole exchange. */
   private static final Duration MAX_CONNECT_TIMEOUT = Duration.ofSeconds(10);
 
+  /** Longer call timeouts are enforced by this class's own deadline only. */
+  private static final Duration MAX_JDK_REQUEST_TIMEOUT = Duration.ofDays(1);
+
   static final JsonMapper JSON = JsonMapper.builder().build();
 
   private final String provider;
@@ -118,10 +121,13 @@ abstract class HttpLlmClient implements LlmClient {
     byte[] body = JSON.writeValueAsBytes(requestBody(messages, options, callModel));
     HttpRequest.Builder request = HttpRequest.newBuilder(endpoint)
         .version(version)
-        .timeout(timeout)
         .header("Content-Type", "application/json")
         .header("Accept", "application/json")
         .POST(HttpRequest.BodyPublishers.ofByteArray(body));
+    if (timeout.compareTo(MAX_JDK_REQUEST_TIMEOUT) <= 0) {
+      // a second guard: the JDK abandons the exchange itself at this point (its timer overflows on huge values)
+      request.timeout(timeout);
+    }
     addHeaders(request);
     if (cancellation.isCancelled()) {
       throw failure(LlmCallException.Reason.CANCELLED, false, "cancelled before sending", null);

@@ -102,24 +102,16 @@ public final class LlmTargets {
   }
 
   static AttemptError toAttemptError(LlmCallException failure) {
-    switch (failure.reason()) {
-      case HTTP_STATUS:
-        return new AttemptError(kindOfStatus(failure.status().orElse(0)), true, failure.retryAfter().orElse(null),
-            failure);
-      case CONNECT_FAILED:
-        return new AttemptError(FailureKind.TRANSIENT, false, null, failure);
-      case TIMEOUT:
-        return new AttemptError(FailureKind.TIMEOUT, failure.requestSent(), null, failure);
-      case TRANSPORT:
-        return new AttemptError(FailureKind.TRANSIENT, failure.requestSent(), null, failure);
-      case MALFORMED_RESPONSE:
-        return new AttemptError(FailureKind.MALFORMED_RESPONSE, true, null, failure);
-      case CANCELLED:
-        return new AttemptError(FailureKind.CANCELLED, failure.requestSent(), null, failure);
-      case CONFIGURATION:
-      default:
-        return new AttemptError(FailureKind.PERMANENT, false, null, failure);
-    }
+    return switch (failure.reason()) {
+      case HTTP_STATUS -> new AttemptError(kindOfStatus(failure.status().orElse(0)), true,
+          failure.retryAfter().orElse(null), failure);
+      case CONNECT_FAILED -> new AttemptError(FailureKind.TRANSIENT, false, null, failure);
+      case TIMEOUT -> new AttemptError(FailureKind.TIMEOUT, failure.requestSent(), null, failure);
+      case TRANSPORT -> new AttemptError(FailureKind.TRANSIENT, failure.requestSent(), null, failure);
+      case MALFORMED_RESPONSE -> new AttemptError(FailureKind.MALFORMED_RESPONSE, true, null, failure);
+      case CANCELLED -> new AttemptError(FailureKind.CANCELLED, failure.requestSent(), null, failure);
+      case CONFIGURATION -> new AttemptError(FailureKind.PERMANENT, false, null, failure);
+    };
   }
 
   /** The reference's status mapping. */

@@ -90,6 +90,15 @@ class OllamaClientTest {
   }
 
   @Test
+  void aCallTimeoutBeyondTheJdksTimerRangeStillCompletes() throws Exception {
+    server.replies(ollamaReply("ok"));
+    Duration forever = Duration.ofSeconds(Long.MAX_VALUE);
+    OllamaClient client = new OllamaClient(server.baseUrl(), "m", forever);
+
+    assertThat(client.chatOnce(MESSAGES, LlmOptions.defaults(), forever)).isEqualTo("ok");
+  }
+
+  @Test
   void builderDefaultsFollowTheReference() {
     OllamaClient client = OllamaClient.builder().build();
 
