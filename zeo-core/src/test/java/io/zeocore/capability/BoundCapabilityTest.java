@@ -8,8 +8,10 @@ import java.net.SocketTimeoutException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
@@ -128,8 +130,8 @@ class BoundCapabilityTest {
     assertThat(throwing(CapabilityException.unavailable())).isEqualTo(CapabilityOutcome.UNAVAILABLE);
     assertThat(throwing(CapabilityException.policySkipped())).isEqualTo(CapabilityOutcome.POLICY_SKIPPED);
     assertThat(throwing(new SocketTimeoutException("read timed out"))).isEqualTo(CapabilityOutcome.TIMED_OUT);
-    assertThat(throwing(new java.util.concurrent.TimeoutException())).isEqualTo(CapabilityOutcome.TIMED_OUT);
-    assertThat(throwing(new java.util.concurrent.CancellationException())).isEqualTo(CapabilityOutcome.CANCELLED);
+    assertThat(throwing(new TimeoutException())).isEqualTo(CapabilityOutcome.TIMED_OUT);
+    assertThat(throwing(new CancellationException())).isEqualTo(CapabilityOutcome.CANCELLED);
     assertThat(throwing(new IllegalArgumentException("CANARY"))).isEqualTo(CapabilityOutcome.UNEXPECTED_EXCEPTION);
   }
 

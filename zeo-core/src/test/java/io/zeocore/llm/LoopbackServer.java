@@ -17,6 +17,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -46,7 +47,7 @@ final class LoopbackServer implements AutoCloseable {
   private final List<Request> requests = new CopyOnWriteArrayList<>();
   private final CountDownLatch closed = new CountDownLatch(1);
   private volatile List<Reply> script = List.of(status(500, ""));
-  private final java.util.concurrent.atomic.AtomicInteger served = new java.util.concurrent.atomic.AtomicInteger();
+  private final AtomicInteger served = new AtomicInteger();
 
   private LoopbackServer() throws IOException {
     server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);

@@ -15,6 +15,7 @@ import java.time.format.DateTimeFormatter;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -188,7 +189,7 @@ class OpenAiClientTest {
     assertThat(retryAfterOf(client)).hasValue(Duration.ZERO);
   }
 
-  private static java.util.Optional<Duration> retryAfterOf(OpenAiClient client) {
+  private static Optional<Duration> retryAfterOf(OpenAiClient client) {
     return catchThrowableOfType(LlmCallException.class,
         () -> client.chatOnce(MESSAGES, LlmOptions.defaults(), CALL_TIMEOUT)).retryAfter();
   }

@@ -8,6 +8,7 @@ import io.zeocore.execution.AttemptListener;
 import io.zeocore.execution.AttemptRecord;
 import io.zeocore.execution.CancellationToken;
 import io.zeocore.execution.ExecutionPolicy;
+import io.zeocore.execution.FailureKind;
 import io.zeocore.execution.ResilientExecutionResult;
 import io.zeocore.execution.ResilientRunner;
 import io.zeocore.execution.SyncExecutionTarget;
@@ -109,9 +110,9 @@ class ProviderTextNeverLeaksTest {
               .totalTimeout(TIMEOUT)
               .attemptTimeout(TIMEOUT)
               .attemptTargets("llm", "llm")
-              .retryableFailures(io.zeocore.execution.FailureKind.TRANSIENT,
-                  io.zeocore.execution.FailureKind.RATE_LIMIT,
-                  io.zeocore.execution.FailureKind.MALFORMED_RESPONSE)
+              .retryableFailures(FailureKind.TRANSIENT,
+                  FailureKind.RATE_LIMIT,
+                  FailureKind.MALFORMED_RESPONSE)
               .build(), Map.of("llm", target));
       evidence.append(result).append(result.attempts()).append(heard);
       assertThat(result.value()).isNull();
