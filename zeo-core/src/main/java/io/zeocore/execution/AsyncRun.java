@@ -3,6 +3,7 @@ package io.zeocore.execution;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -69,12 +70,19 @@ final class AsyncRun<T> {
     }
     inFlight = future;
     AtomicBoolean settled = new AtomicBoolean();
-    Future<?> timer = scheduler.schedule(() -> {
-      if (settled.compareAndSet(false, true)) {
-        future.cancel(true);
-        failed(attempt, Failure.of(FailureKind.TIMEOUT));
-      }
-    }, attempt.context().timeout().toNanos(), TimeUnit.NANOSECONDS);
+    Future<?> timer;
+    try {
+      timer = scheduler.schedule(() -> {
+        if (settled.compareAndSet(false, true)) {
+          future.cancel(true);
+          failed(attempt, Failure.of(FailureKind.TIMEOUT));
+        }
+      }, attempt.context().timeout().toNanos(), TimeUnit.NANOSECONDS);
+    } catch (RejectedExecutionException shutDown) {
+      future.cancel(true);
+      result.completeExceptionally(shutDown);
+      return;
+    }
     future.whenComplete((value, thrown) -> {
       if (!settled.compareAndSet(false, true)) {
         return;
@@ -149,7 +157,11 @@ final class AsyncRun<T> {
       }
       return;
     }
-    scheduler.schedule(() -> backOff(n, left - slice, deadline), slice, TimeUnit.NANOSECONDS);
+    try {
+      scheduler.schedule(() -> backOff(n, left - slice, deadline), slice, TimeUnit.NANOSECONDS);
+    } catch (RejectedExecutionException shutDown) {
+      result.completeExceptionally(shutDown);
+    }
   }
 
   private void complete(ResilientExecutionResult<T> value) {

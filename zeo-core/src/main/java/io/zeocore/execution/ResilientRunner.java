@@ -184,7 +184,8 @@ public final class ResilientRunner {
    * Runs the plan asynchronously. The first attempt is invoked on the calling thread; later attempts on the thread
    * that completed the previous one or on the scheduler thread after a backoff, so invocations must not block.
    * Cancelling the returned future counts as cancellation: the attempt in flight is cancelled and the run ends.
-   * The returned future never completes exceptionally except for an {@link Error} thrown by a target.
+   * The returned future never completes exceptionally except for an {@link Error} thrown by a target, or a
+   * {@link java.util.concurrent.RejectedExecutionException} when a custom scheduler has been shut down.
    *
    * @param cancellation the host's token, or {@code null} for none
    * @param listener an extra listener for this run only (after the runner's own), or {@code null}
