@@ -19,6 +19,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 
 PEERS = ("Resilience4j", "Failsafe")
+PROPOSAL_PATCH = "benchmarks/proposals/runner-hot-path.patch"
 MODES = (("sync", "sync"),
          ("async", "async, target answers at once"),
          ("deferred", "async, target answers after the call returns"))
@@ -105,6 +106,10 @@ def ns(value):
     return f"{value:.2f}"
 
 
+def count(n):
+    return f"{n:,}".replace(",", " ")
+
+
 def fmt_score(s):
     return f"{ns(s['score'])} ± {ns(s['error'])}"
 
@@ -114,15 +119,15 @@ def ratio(a, b):
 
 
 def ratio_range(a, b):
-    """The ratio's range from the two 99.9% confidence intervals (JMH's error bars)."""
-    lo_b = b["score"] + b["error"]
-    hi_b = max(b["score"] - b["error"], 1e-9)
-    return max(a["score"] - a["error"], 0) / lo_b, (a["score"] + a["error"]) / hi_b
+    """The ratio's range from the two 99.9% confidence intervals (JMH's error bars); None for an unbounded top."""
+    lo = max(a["score"] - a["error"], 0) / (b["score"] + b["error"])
+    b_low = b["score"] - b["error"]
+    return lo, (a["score"] + a["error"]) / b_low if b_low > 0 else None
 
 
 def fmt_ratio(a, b):
     lo, hi = ratio_range(a, b)
-    return f"**{ratio(a, b):.2f}×** ({lo:.2f}–{hi:.2f})"
+    return f"**{ratio(a, b):.2f}×** ({lo:.2f}–{'∞' if hi is None else f'{hi:.2f}'})"
 
 
 def verdict(value, target, at_most=True):
@@ -131,13 +136,15 @@ def verdict(value, target, at_most=True):
 
 
 class Report:
-    def __init__(self, args):
-        self.args = args
-        self.scores, self.meta = load_jmh(args.results)
-        self.concurrent = {c["contender"]: c for c in load_lines(os.path.join(args.results, "concurrent.jsonl"))}
+    def __init__(self, results, jmh_args):
+        self.results = results
+        self.jmh_args = jmh_args
+        self.scores, self.meta = load_jmh(results)
+        self.concurrent = {c["contender"]: c for c in load_lines(os.path.join(results, "concurrent.jsonl"))}
         self.versions = pom_versions()
         self.lines = []
         self.summary = []
+        self.summary_floor = []
 
     def out(self, text=""):
         self.lines.append(text)
@@ -195,7 +202,7 @@ class Report:
         self.out("## 5. 10 000 concurrent async runs awaiting a 100 ms target")
         self.out()
         self.out(
-            f"`ConcurrentAsyncRuns` (a plain main class, not JMH): {zeo['runs']} runs started back to back from one "
+            f"`ConcurrentAsyncRuns` (a plain main class, not JMH): {count(zeo['runs'])} runs started back to back from one "
             f"thread, all in flight together, each awaiting a non-blocking target that answers after {zeo['delayMs']} ms "
             "from one shared \"provider\" thread (as an HTTP client's selector would). Each contender runs in a fresh "
             f"JVM (`-Xms512m -Xmx512m`): unmeasured warm-up rounds, then {zeo['rounds']} measured rounds. Threads: live "
@@ -228,7 +235,7 @@ class Report:
         limit = self.concurrent.get("direct")
         threads_ok = "met" if added <= 2 else "**missed**"
         self.summary.append(
-            f"| 5 | {title}: threads | +{added} thread(s) for {zeo['runs']} runs | "
+            f"| 5 | {title}: threads | +{added} thread(s) for {count(zeo['runs'])} runs | "
             + (f"{labels[best['contender']].split(' ')[0]}: +{best['peakThreads'] - best['threadsAtStart']}"
                if best else "") + f" | – | bounded, no thread per run | {threads_ok} |")
         if best:
@@ -248,9 +255,9 @@ class Report:
         self.summary.append(f"| {number} | {title} | not measured yet: waits for {waits_for} on main | | | | |")
 
     # the document -------------------------------------------------------------------------------------------------
-    def write(self):
-        self.summary_floor = []
-        body_start = len(self.lines)
+    def items(self):
+        """Renders every item into self.lines and fills the summaries; returns the rendered lines."""
+        self.lines = []
         self.runner_item(1, "RunnerOverheadBenchmark", "Runner overhead, one successful attempt",
                          "A no-op target that answers at once; every contender may make up to three attempts and "
                          "needs one. Average time per run (JMH `avgt`), allocation from JMH's `gc` profiler.")
@@ -262,14 +269,33 @@ class Report:
         self.pending(4, "Subprocess call vs raw `ProcessBuilder`; kill latency", "`io.zeocore.execution.process`")
         self.concurrent_item()
         self.pending(6, "Start-up of a minimal Boot app with vs without the starter", "the starter's auto-configuration")
-        body = self.lines[body_start:]
-        self.lines = self.lines[:body_start]
+        body, self.lines = self.lines, []
+        return body
+
+    def summary_tables(self, measured_only=False):
+        rows = [row for row in self.summary if not (measured_only and "not measured" in row)]
+        self.out("| # | What | ZeoCore | Best equivalent peer / limit | Ratio | Target | Verdict |")
+        self.out("|---|---|---:|---:|---:|---|---|")
+        self.lines += rows
+        self.out()
+        if self.summary_floor:
+            self.out("Against the peers' **floors** (retry only, no attempt timeout: cheaper than what ZeoCore does, "
+                     "not a target, shown so nothing flatters ZeoCore):")
+            self.out()
+            self.out("| # | What | ZeoCore | Cheapest peer floor | Ratio |")
+            self.out("|---|---|---:|---:|---:|")
+            self.lines += self.summary_floor
+            self.out()
+
+    def write(self, out, proposal=None):
+        """The document: summary first (built while rendering the items), then the details and the analysis."""
+        body = self.items()
 
         meta = self.meta or {}
         v = self.versions
         m = machine()
-        load_before = read(os.path.join(self.args.results, "load-before.txt"))
-        load_after = read(os.path.join(self.args.results, "load-after.txt"))
+        load_before = read(os.path.join(self.results, "load-before.txt"))
+        load_after = read(os.path.join(self.results, "load-after.txt"))
         self.out("# ZeoCore benchmarks")
         self.out()
         self.out(f"Generated by `benchmarks/run.sh` on {datetime.date.today().isoformat()} from commit "
@@ -286,18 +312,18 @@ class Report:
         self.out()
         self.out("## Summary")
         self.out()
-        self.out("| # | What | ZeoCore | Best equivalent peer / limit | Ratio | Target | Verdict |")
-        self.out("|---|---|---:|---:|---:|---|---|")
-        self.lines += self.summary
-        self.out()
-        if self.summary_floor:
-            self.out("Against the peers' **floors** (retry only, no attempt timeout: cheaper than what ZeoCore does, "
-                     "not a target, shown so nothing flatters ZeoCore):")
+        self.summary_tables()
+        if proposal is not None:
+            proposal.items()
+            self.out(f"### With the proposed runner patch (`{PROPOSAL_PATCH}`)")
             self.out()
-            self.out("| # | What | ZeoCore | Cheapest peer floor | Ratio |")
-            self.out("|---|---|---:|---:|---:|")
-            self.lines += self.summary_floor
+            self.out("The same suite, run right after the one above on a copy of this tree with the patch applied "
+                     "(`benchmarks/run.sh --with-proposal`). Ratios are again within one run: the patched ZeoCore "
+                     "against the peers measured in that same run. The patch is explained under Analysis; it is "
+                     "proposed, not applied: `zeo-core` is not changed by this module.")
             self.out()
+            proposal.lines = self.lines
+            proposal.summary_tables(measured_only=True)
         self.out("## Machine, JVM, versions, command")
         self.out()
         self.out(f"- Machine: {m['cpu']}, {m['cores']} cores, {m['memory']} RAM, {m['os']}")
@@ -305,8 +331,9 @@ class Report:
                  f"benchmark JVM flags: `{' '.join(meta.get('jvmArgs', []))}`")
         self.out(f"- ZeoCore {v['project.version']}, JMH {v['jmh.version']}, Resilience4j {v['resilience4j.version']} "
                  f"(`resilience4j-retry`, `resilience4j-timelimiter`), Failsafe {v['failsafe.version']}")
-        self.out(f"- Command: `benchmarks/run.sh`, i.e. JMH `{self.args.jmh_args} -prof gc -rf json` for items 1–2 "
-                 "(one fork, 3 × 1 s warm-up, 5 × 1 s measurement per benchmark, one benchmark thread), and "
+        self.out(f"- Command: `benchmarks/run.sh`, i.e. `java -jar benchmarks/target/benchmarks.jar` with "
+                 f"`{self.jmh_args} -prof gc -rf json` for items 1–2 (one benchmark thread; `-f` forks, `-wi`/`-i` "
+                 "warm-up and measurement iterations of `-w`/`-r` each), and "
                  "`java -Xms512m -Xmx512m -cp benchmarks/target/benchmarks.jar io.zeocore.benchmarks.ConcurrentAsyncRuns "
                  "<contender>` for item 5")
         self.out()
@@ -319,7 +346,7 @@ class Report:
         if analysis:
             self.out(analysis)
             self.out()
-        with open(os.path.join(ROOT, self.args.out), "w") as f:
+        with open(os.path.join(ROOT, out), "w") as f:
             f.write("\n".join(self.lines).rstrip() + "\n")
 
 
@@ -344,7 +371,7 @@ Resilience4j's Retry hands the supplier no attempt number.
 - **Failsafe** 3.3.2: `Failsafe.with(retryPolicy, timeout)`: the `Timeout` (1 s) is inside the `RetryPolicy`, so it \
 bounds each attempt. `RetryPolicy`: `handle(TransientFailure, TimeoutExceededException)`, `withMaxAttempts(n)`, \
 default delay (zero; `withDelay(ZERO)` is rejected), `withMaxDuration(10 s)`. Default scheduler (Failsafe's delayer \
-thread plus the common `ForkJoinPool`, or its own pool when the common pool has one thread, as on 2 cores). Sync: \
+thread plus the common `ForkJoinPool`, or a two-thread `ForkJoinPool` of its own when the common pool has one thread, as on 2 cores). Sync: \
 `get(...)`, which schedules the timeout on that scheduler for every attempt. Async: `getStageAsync(...)` (the first \
 attempt runs on the caller; retries are scheduled). For the fallback, `ExecutionContext.getAttemptCount()` picks the \
 target.
@@ -358,8 +385,11 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--results", required=True)
     parser.add_argument("--jmh-args", default="")
+    parser.add_argument("--proposal-results", help="results of the same suite with the proposed runner patch")
     parser.add_argument("--out", default="BENCHMARKS.md")
-    Report(parser.parse_args()).write()
+    args = parser.parse_args()
+    proposal = Report(args.proposal_results, args.jmh_args) if args.proposal_results else None
+    Report(args.results, args.jmh_args).write(args.out, proposal)
 
 
 if __name__ == "__main__":

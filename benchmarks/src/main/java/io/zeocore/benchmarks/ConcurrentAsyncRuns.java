@@ -17,8 +17,10 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -172,7 +174,8 @@ public final class ConcurrentAsyncRuns {
 
   /** One round whose targets answer only when released: the heap used with every run in flight, after a full GC. */
   private long gatedRound() throws InterruptedException {
-    List<CompletableFuture<String>> answers = new ArrayList<>(runs);
+    // a library may call the target from its own threads (Failsafe does for some runs): a concurrent queue
+    Queue<CompletableFuture<String>> answers = new ConcurrentLinkedQueue<>();
     Supplier<CompletionStage<String>> target = () -> {
       CompletableFuture<String> answer = new CompletableFuture<>();
       answers.add(answer);
@@ -183,9 +186,15 @@ public final class ConcurrentAsyncRuns {
     for (int i = 0; i < runs; i++) {
       results.add(startRun.get());
     }
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (answers.size() < runs && System.nanoTime() < deadline) {
+      Thread.sleep(10);
+    }
     long inFlight = settle();
-    if (answers.size() != runs || results.stream().anyMatch(CompletableFuture::isDone)) {
-      throw new IllegalStateException(contender + ": a gated run ended or retried before its target answered");
+    long done = results.stream().filter(CompletableFuture::isDone).count();
+    if (answers.size() != runs || done > 0) {
+      throw new IllegalStateException(contender + ": a gated run ended or retried before its target answered: "
+          + answers.size() + " target calls, " + done + " runs done");
     }
     provider.execute(() -> answers.forEach(answer -> answer.complete(VALUE)));
     awaitAll(results);

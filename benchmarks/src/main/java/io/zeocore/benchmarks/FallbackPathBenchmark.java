@@ -37,7 +37,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * Item 2: the fallback path. The first target fails with a transient failure, the second succeeds, no delay between
  * them. ZeoCore plans {@code [primary, secondary]}; the peers retry at most twice and pick the target by attempt number
  * (Failsafe from its execution context, Resilience4j from a per-call counter, since its Retry hands the supplier no
- * context). {@code direct} is a hand-written try/catch: the floor.
+ * context). {@code direct} is a hand-written try/catch: the floor. Shapes as in {@link RunnerOverheadBenchmark}:
+ * {@code sync}; {@code async}, whose futures are complete when returned; {@code deferred}, whose futures are answered
+ * by the benchmark thread right after the library returned.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -57,10 +59,17 @@ public class FallbackPathBenchmark {
       () -> CompletableFuture.failedFuture(PEER_TRANSIENT);
   private final Supplier<CompletionStage<String>> peerAsyncSecondary = () -> CompletableFuture.completedFuture(VALUE);
 
+  /** The answers the deferred targets return, still pending when the library receives them. */
+  private CompletableFuture<String> pendingPrimary;
+  private CompletableFuture<String> pendingSecondary;
+  private final Supplier<CompletionStage<String>> peerDeferredPrimary = () -> pendingPrimary;
+  private final Supplier<CompletionStage<String>> peerDeferredSecondary = () -> pendingSecondary;
+
   private ResilientRunner runner;
   private ExecutionPolicy policy;
   private Map<String, SyncExecutionTarget<String>> syncTargets;
   private Map<String, AsyncExecutionTarget<String>> asyncTargets;
+  private Map<String, AsyncExecutionTarget<String>> deferredTargets;
 
   private Retry retry;
   private TimeLimiter timeLimiter;
@@ -84,6 +93,9 @@ public class FallbackPathBenchmark {
             context -> CompletableFuture.failedFuture(ZEOCORE_TRANSIENT)),
         "secondary", AsyncExecutionTarget.of("secondary", String.class,
             context -> CompletableFuture.completedFuture(VALUE)));
+    deferredTargets = Map.of(
+        "primary", AsyncExecutionTarget.of("primary", String.class, context -> pendingPrimary),
+        "secondary", AsyncExecutionTarget.of("secondary", String.class, context -> pendingSecondary));
 
     retry = Contenders.resilience4jRetry(MAX_ATTEMPTS);
     timeLimiter = Contenders.resilience4jTimeLimiter();
@@ -101,14 +113,15 @@ public class FallbackPathBenchmark {
    */
   private void verifyContenders() {
     try {
-      for (ResilientExecutionResult<String> result : List.of(syncZeoCore(), asyncZeoCore())) {
+      for (ResilientExecutionResult<String> result : List.of(syncZeoCore(), asyncZeoCore(), deferredZeoCore())) {
         if (!result.succeeded() || result.attempts().size() != 2 || !"secondary".equals(result.selectedTargetId())) {
           throw new IllegalStateException("ZeoCore did not fall back: " + result);
         }
       }
       String[] peers = {syncDirect(), syncResilience4j(), syncFailsafe(), syncResilience4jRetryOnly(),
           syncFailsafeRetryOnly(), asyncDirect(), asyncResilience4j(), asyncFailsafe(), asyncResilience4jRetryOnly(),
-          asyncFailsafeRetryOnly()};
+          asyncFailsafeRetryOnly(), deferredDirect(), deferredResilience4j(), deferredFailsafe(),
+          deferredResilience4jRetryOnly(), deferredFailsafeRetryOnly()};
       for (String value : peers) {
         if (!VALUE.equals(value)) {
           throw new IllegalStateException("a peer returned " + value);
@@ -199,5 +212,77 @@ public class FallbackPathBenchmark {
   public String asyncFailsafeRetryOnly() {
     return failsafeRetryOnly.getStageAsync(
         context -> context.getAttemptCount() == 0 ? peerAsyncPrimary.get() : peerAsyncSecondary.get()).join();
+  }
+
+  /*
+   * Deferred: both targets return futures that are still pending; the benchmark thread fails the primary's and answers
+   * the secondary's right after the library returned, so every contender schedules (and cancels) its attempt timeouts.
+   */
+
+  /** Creates both pending answers before a deferred run. */
+  private void pendAnswers() {
+    pendingPrimary = new CompletableFuture<>();
+    pendingSecondary = new CompletableFuture<>();
+  }
+
+  /** Fails the primary with {@code failure} and answers the secondary, after the library returned. */
+  private void answerDeferred(RuntimeException failure) {
+    pendingPrimary.completeExceptionally(failure);
+    pendingSecondary.complete(VALUE);
+  }
+
+  @Benchmark
+  public String deferredDirect() {
+    pendAnswers();
+    CompletableFuture<String> run = peerDeferredPrimary.get().toCompletableFuture()
+        .exceptionallyCompose(failure -> peerDeferredSecondary.get());
+    answerDeferred(PEER_TRANSIENT);
+    return run.join();
+  }
+
+  @Benchmark
+  public ResilientExecutionResult<String> deferredZeoCore() {
+    pendAnswers();
+    CompletableFuture<ResilientExecutionResult<String>> run = runner.runAsync(policy, deferredTargets);
+    answerDeferred(ZEOCORE_TRANSIENT);
+    return run.join();
+  }
+
+  @Benchmark
+  public String deferredResilience4j() {
+    pendAnswers();
+    int[] attempt = {0};
+    CompletionStage<String> run = retry.executeCompletionStage(r4jScheduler, () -> timeLimiter
+        .executeCompletionStage(r4jScheduler, attempt[0]++ == 0 ? peerDeferredPrimary : peerDeferredSecondary));
+    answerDeferred(PEER_TRANSIENT);
+    return run.toCompletableFuture().join();
+  }
+
+  @Benchmark
+  public String deferredFailsafe() {
+    pendAnswers();
+    CompletableFuture<String> run = failsafe.getStageAsync(
+        context -> context.getAttemptCount() == 0 ? peerDeferredPrimary.get() : peerDeferredSecondary.get());
+    answerDeferred(PEER_TRANSIENT);
+    return run.join();
+  }
+
+  @Benchmark
+  public String deferredResilience4jRetryOnly() {
+    pendAnswers();
+    int[] attempt = {0};
+    CompletionStage<String> run = retry.executeCompletionStage(r4jScheduler,
+        () -> attempt[0]++ == 0 ? peerDeferredPrimary.get() : peerDeferredSecondary.get());
+    answerDeferred(PEER_TRANSIENT);
+    return run.toCompletableFuture().join();
+  }
+
+  @Benchmark
+  public String deferredFailsafeRetryOnly() {
+    pendAnswers();
+    CompletableFuture<String> run = failsafeRetryOnly.getStageAsync(
+        context -> context.getAttemptCount() == 0 ? peerDeferredPrimary.get() : peerDeferredSecondary.get());
+    answerDeferred(PEER_TRANSIENT);
+    return run.join();
   }
 }
