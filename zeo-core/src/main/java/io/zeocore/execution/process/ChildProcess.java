@@ -60,8 +60,11 @@ final class ChildProcess {
 
   private static final AtomicInteger IO_THREAD_NUMBER = new AtomicInteger();
 
-  /** Pool threads for stdout readers and stdin writers; idle threads end after 30 s. */
-  private static final ExecutorService IO_THREADS = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 30,
+  /**
+   * Pool threads for stdout readers and stdin writers. Two stay parked once started, so that a sequential caller's
+   * reader is a hand-off rather than a thread start; more are started on demand and end after 30 s idle.
+   */
+  private static final ExecutorService IO_THREADS = new ThreadPoolExecutor(2, Integer.MAX_VALUE, 30,
       TimeUnit.SECONDS, new SynchronousQueue<>(), task -> {
         Thread thread = new Thread(task, "zeocore-subprocess-io-" + IO_THREAD_NUMBER.incrementAndGet());
         thread.setDaemon(true);
@@ -81,17 +84,16 @@ final class ChildProcess {
   private boolean terminated;
   private boolean interruptedWhileStopping;
 
-  private ChildProcess(Process process, SubprocessInvocation invocation, ProcessContainment containment) {
+  private ChildProcess(Process process, CompletableFuture<CapturedOutput> stdout, SubprocessInvocation invocation,
+      ProcessContainment containment) {
     this.process = process;
+    this.stdout = stdout;
     this.handle = process.toHandle();
     this.pid = process.pid();
     this.containment = containment;
     this.graceNanos = saturatedNanos(invocation.terminationGrace());
     this.pollNanos = saturatedNanos(invocation.cancellationPoll());
     this.groupSettled = !containment.usesProcessGroups();
-    int cap = invocation.maxOutputBytes();
-    InputStream out = process.getInputStream();
-    this.stdout = CompletableFuture.supplyAsync(() -> readCapped(out, cap), IO_THREADS);
     byte[] input = invocation.inputBytesUnsafe();
     if (input.length == 0) {
       this.stdin = CompletableFuture.completedFuture(null);
@@ -104,6 +106,9 @@ final class ChildProcess {
   /**
    * Starts the child: stdout is a pipe read with a cap, stderr goes to the null device (discarded without a thread or
    * a buffer), stdin is a pipe fed from its own thread, or the null device when there is no input.
+   *
+   * <p>The stdout reader is started <em>before</em> the child and waits for it, so that it takes the stream's monitor
+   * within microseconds of the spawn (see {@link #readCapped}).
    */
   static ChildProcess start(ProcessBuilder builder, SubprocessInvocation invocation, ProcessContainment containment)
       throws IOException {
@@ -112,7 +117,19 @@ final class ChildProcess {
     builder.redirectInput(invocation.inputBytesUnsafe().length == 0
         ? ProcessBuilder.Redirect.from(containment.nullDevice())
         : ProcessBuilder.Redirect.PIPE);
-    return new ChildProcess(builder.start(), invocation, containment);
+    int cap = invocation.maxOutputBytes();
+    CompletableFuture<Process> started = new CompletableFuture<>();
+    CompletableFuture<CapturedOutput> stdout =
+        CompletableFuture.supplyAsync(() -> readCapped(started.join().getInputStream(), cap), IO_THREADS);
+    Process process;
+    try {
+      process = builder.start();
+    } catch (IOException | RuntimeException spawnFailed) {
+      started.completeExceptionally(spawnFailed); // releases the waiting reader
+      throw spawnFailed;
+    }
+    started.complete(process);
+    return new ChildProcess(process, stdout, invocation, containment);
   }
 
   long pid() {
@@ -259,7 +276,9 @@ final class ChildProcess {
       return; // an exited child's children were re-parented: there is nothing left to find from here
     }
     try {
-      handle.descendants().forEach(descendant -> tracked.putIfAbsent(descendant.pid(), descendant));
+      // a recorded pid whose process is gone may have been reused by a new descendant: keep the live one
+      handle.descendants().forEach(descendant -> tracked.merge(descendant.pid(), descendant,
+          (recorded, seen) -> recorded.isAlive() ? recorded : seen));
     } catch (RuntimeException unavailable) {
       // keep what was recorded so far
     }
@@ -271,7 +290,12 @@ final class ChildProcess {
       send(handle, signal);
     }
     if (containment.usesProcessGroups()) {
-      containment.signalGroup(pid, signal);
+      try {
+        containment.signalGroup(pid, signal);
+      } catch (IllegalArgumentException refused) {
+        // cannot happen for a pid the kernel just gave a child; the direct and per-descendant signals still go out
+        log.error("ZeoCore subprocess: refused to signal process group {}", pid);
+      }
     }
     for (ProcessHandle descendant : tracked.values()) {
       send(descendant, signal);
@@ -360,25 +384,37 @@ final class ChildProcess {
     }
   }
 
+  /**
+   * Reads stdout up to {@code cap} bytes, holding the stream's monitor throughout and closing the stream before
+   * releasing it. When the child exits, the JDK's reaper thread takes that monitor to drain whatever is still in the
+   * pipe into memory, for as long as bytes keep arriving, and then closes the pipe; a grandchild that keeps flooding
+   * an inherited stdout would make that drain grow past any cap. Once this reader holds the monitor, the reaper waits
+   * and finds the stream closed. The reader is parked before the spawn and takes the monitor right after it; a child
+   * whose direct process exits before that (it must exec {@code setsid} and its target first, well over the wake-up
+   * latency, but a starved machine can delay the reader) is drained by the JDK instead: at most what the pipe holds
+   * if nothing else writes to it, more only while a leftover process floods it.
+   */
   private static CapturedOutput readCapped(InputStream stream, int cap) {
-    try (InputStream in = stream) {
-      byte[] buffer = new byte[Math.min(cap, INITIAL_BUFFER_BYTES)];
-      int size = 0;
-      while (true) {
-        if (size == buffer.length) {
-          if (size == cap) {
-            return in.read() < 0 ? new CapturedOutput(buffer, false) : CapturedOutput.OVERFLOWED;
+    synchronized (stream) {
+      try (InputStream in = stream) {
+        byte[] buffer = new byte[Math.min(cap, INITIAL_BUFFER_BYTES)];
+        int size = 0;
+        while (true) {
+          if (size == buffer.length) {
+            if (size == cap) {
+              return in.read() < 0 ? new CapturedOutput(buffer, false) : CapturedOutput.OVERFLOWED;
+            }
+            buffer = Arrays.copyOf(buffer, (int) Math.min(cap, 2L * buffer.length));
           }
-          buffer = Arrays.copyOf(buffer, (int) Math.min(cap, 2L * buffer.length));
+          int read = in.read(buffer, size, buffer.length - size);
+          if (read < 0) {
+            return new CapturedOutput(size == buffer.length ? buffer : Arrays.copyOf(buffer, size), false);
+          }
+          size += read;
         }
-        int read = in.read(buffer, size, buffer.length - size);
-        if (read < 0) {
-          return new CapturedOutput(size == buffer.length ? buffer : Arrays.copyOf(buffer, size), false);
-        }
-        size += read;
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
       }
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
     }
   }
 

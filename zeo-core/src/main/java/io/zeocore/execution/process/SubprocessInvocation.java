@@ -24,10 +24,10 @@ import java.util.TreeSet;
  * contain an executable", a non-absolute {@code argv[0]} with "argv[0] must be an absolute executable path", a
  * negative grace with "termination_grace_seconds cannot be negative", a zero or negative poll with
  * "cancellation_poll_seconds must be positive". Then: no {@code null} anywhere but {@code workingDirectory}, no NUL
- * character in argv or the environment, no {@code '='} in an environment name, {@code maxOutputBytes >= 1}, exit
- * codes in the map between 1 and 255. Messages never contain input bytes or environment values. Whether
- * {@code argv[0]} is really executable without a shell is checked when a target is built from a fixed invocation and
- * again before every spawn (see {@link SubprocessTargets}).
+ * character in argv or the environment, no {@code '='} in an environment name, exit codes in the map between 1 and
+ * 255, {@code 1 <= maxOutputBytes <= }{@link #MAX_OUTPUT_BYTES_LIMIT}. Messages never contain input bytes or
+ * environment values. Whether {@code argv[0]} is really executable without a shell is checked when a target is
+ * built from a fixed invocation and again before every spawn (see {@link SubprocessTargets}).
  *
  * @param argv the executable (an absolute path) and its arguments; passed to the operating system as-is, never
  *     through a shell. Arguments are visible in the process list: put requests in {@code inputBytes}
@@ -62,6 +62,9 @@ public record SubprocessInvocation(
 
   /** Default stdout cap: 16 MiB. */
   public static final int DEFAULT_MAX_OUTPUT_BYTES = 16 * 1024 * 1024;
+
+  /** The largest stdout cap: the largest array a JVM reliably allocates. */
+  public static final int MAX_OUTPUT_BYTES_LIMIT = Integer.MAX_VALUE - 8;
 
   private static final byte[] NO_INPUT = new byte[0];
 
@@ -98,8 +101,8 @@ public record SubprocessInvocation(
     }
     inputBytes = inputBytes.length == 0 ? NO_INPUT : inputBytes.clone();
     environment = copyEnvironment(environment);
-    if (maxOutputBytes < 1) {
-      throw new IllegalArgumentException("maxOutputBytes must be at least 1");
+    if (maxOutputBytes < 1 || maxOutputBytes > MAX_OUTPUT_BYTES_LIMIT) {
+      throw new IllegalArgumentException("maxOutputBytes must be between 1 and " + MAX_OUTPUT_BYTES_LIMIT);
     }
     exitCodeFailureKinds = copyExitCodes(exitCodeFailureKinds);
   }

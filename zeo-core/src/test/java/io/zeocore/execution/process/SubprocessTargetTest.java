@@ -326,6 +326,28 @@ class SubprocessTargetTest {
     assertThat(allocated).isLessThan(64L * 1024 * 1024);
   }
 
+  @Test
+  void grandchildFloodingAnInheritedStdoutAfterTheChildExitedIsStoppedAtTheCap() {
+    // the child exits first; only then does its grandchild flood the stdout it inherited. The JDK would drain a
+    // still-open pipe into memory when the child exits unless the reader holds the stream.
+    String body = String.join("\n",
+        "(/bin/sleep 1; exec /usr/bin/yes " + CANARY + ") &",
+        publish(dir, "grandchild", "$!"),
+        "/bin/sleep 0.5",
+        "exit 0");
+    Path script = shellScript(dir, "flooding-grandchild", body);
+    SyncExecutionTarget<String> target = subprocessTarget("flooding-grandchild",
+        SubprocessInvocation.of(script.toString()).withMaxOutputBytes(1024 * 1024), String.class, AS_TEXT);
+    long allocatedBefore = allocatedBytesOfAllThreads();
+
+    AttemptError error = failureOf(target, context(Duration.ofSeconds(30)));
+
+    long allocated = allocatedBytesOfAllThreads() - allocatedBefore;
+    assertThat(error.kind()).isEqualTo(FailureKind.MALFORMED_RESPONSE);
+    assertThat(running(readPid(dir.resolve("grandchild")))).isFalse();
+    assertThat(allocated).isLessThan(64L * 1024 * 1024);
+  }
+
   // ---------------------------------------------------------------- deadline, cancellation, tree termination
 
   @Test
