@@ -186,6 +186,17 @@ class SubprocessTargetTest {
   }
 
   @Test
+  void acceptsAScriptWhoseInterpreterIsItselfAScript() throws Exception {
+    Path inner = shellScript(dir, "inner", "echo \"inner ran for $1\"");
+    Path outer = executable(dir.resolve("outer"), "#!" + inner + "\n");
+
+    String out = invoke(subprocessTarget("nested", SubprocessInvocation.of(outer.toString()), String.class, AS_TEXT),
+        context(Duration.ofSeconds(10)));
+
+    assertThat(out).isEqualTo("inner ran for " + outer + "\n");
+  }
+
+  @Test
   void refusesMissingAndNonExecutableFilesBeforeSpawn() throws Exception {
     Path notExecutable = dir.resolve("plain.sh");
     Files.writeString(notExecutable, "#!/bin/sh\necho hi\n");
