@@ -29,6 +29,8 @@ import io.zeocore.execution.ResilientExecutionResult;
 import io.zeocore.execution.ResilientRunner;
 import io.zeocore.execution.SettableCancellationToken;
 import io.zeocore.execution.SyncExecutionTarget;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -44,9 +46,15 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.LoggerFactory;
 import tools.jackson.databind.json.JsonMapper;
 
 class SubprocessTargetTest {
+
+  static {
+    // Before any class of the package creates its logger: DEBUG, so that the log-canary test sees every line.
+    System.setProperty("org.slf4j.simpleLogger.log.io.zeocore.execution.process", "debug");
+  }
 
   private static final String CANARY = "canary-91be-child-said-secret";
   private static final JsonMapper JSON = JsonMapper.builder().build();
@@ -596,6 +604,43 @@ class SubprocessTargetTest {
     assertThat(heard).hasSize(1);
     String evidence = result + " " + result.attempts() + " " + heard + " " + invocation;
     assertThat(evidence).doesNotContain(CANARY);
+  }
+
+  @Test
+  void logLinesCarryNoStdoutStderrRequestOrEnvironment() throws Exception {
+    assertThat(LoggerFactory.getLogger(SubprocessCall.class).isDebugEnabled())
+        .as("DEBUG is on for the package (set before its loggers exist)").isTrue();
+    Path leaky = shellScript(dir, "leaky", String.join("\n",
+        "/bin/cat",
+        "echo " + CANARY + "-stdout",
+        "echo " + CANARY + "-stderr >&2",
+        "echo \"$SECRET_SETTING\"",
+        "exit \"$1\""));
+    SubprocessInvocation exits3 = SubprocessInvocation.of(leaky.toString(), "3")
+        .withInputBytes((CANARY + "-request").getBytes(UTF_8))
+        .withEnvironment(Map.of("SECRET_SETTING", CANARY + "-env"));
+    SubprocessInvocation exits0 = SubprocessInvocation.of(leaky.toString(), "0")
+        .withInputBytes((CANARY + "-request").getBytes(UTF_8))
+        .withEnvironment(Map.of("SECRET_SETTING", CANARY + "-env"));
+    PrintStream originalErr = System.err;
+    ByteArrayOutputStream captured = new ByteArrayOutputStream();
+    System.setErr(new PrintStream(captured, true, UTF_8));
+    try {
+      failureOf(subprocessTarget("leaky", exits3, String.class, AS_TEXT), context(Duration.ofSeconds(10)));
+      failureOf(subprocessTarget("leaky", exits0, Reply.class, stdout -> JSON.readValue(stdout, Reply.class)),
+          context(Duration.ofSeconds(10)));
+      failureOf(subprocessTarget("leaky", exits0.withMaxOutputBytes(8), String.class, AS_TEXT),
+          context(Duration.ofSeconds(10)));
+      failureOf(subprocessTarget("leaky", context -> {
+        throw new IllegalStateException("factory failed");
+      }, String.class, AS_TEXT), context(Duration.ofSeconds(10)));
+    } finally {
+      System.setErr(originalErr);
+    }
+
+    String logged = captured.toString(UTF_8);
+    assertThat(logged).contains("subprocess target leaky").contains("permanent").contains("malformed_response");
+    assertThat(logged).doesNotContain(CANARY).doesNotContain("factory failed");
   }
 
   private static long allocatedBytesOfAllThreads() {
