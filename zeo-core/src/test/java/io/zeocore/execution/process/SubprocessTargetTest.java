@@ -2,7 +2,6 @@ package io.zeocore.execution.process;
 
 import static io.zeocore.execution.process.ChildProcesses.context;
 import static io.zeocore.execution.process.ChildProcesses.executable;
-import static io.zeocore.execution.process.ChildProcesses.processGroupOf;
 import static io.zeocore.execution.process.ChildProcesses.publish;
 import static io.zeocore.execution.process.ChildProcesses.readPid;
 import static io.zeocore.execution.process.ChildProcesses.running;
@@ -382,16 +381,18 @@ class SubprocessTargetTest {
     AtomicLong escapeeGroup = new AtomicLong();
     // never cancels: only observes, while the tree runs, that the escapee really left the child's group
     CancellationToken observer = () -> {
-      Path escapee = dir.resolve("escapee");
-      if (escapeeGroup.get() == 0 && Files.exists(dir.resolve("leader"))) {
-        escapeeGroup.set(processGroupOf(readPid(escapee)));
+      if (Files.exists(dir.resolve("leader"))) {
+        String[] escapee = ChildProcesses.stat(readPid(dir.resolve("escapee")));
+        if (escapee != null) {
+          escapeeGroup.set(Long.parseLong(escapee[2]));
+        }
       }
       return false;
     };
     SyncExecutionTarget<String> target = subprocessTarget("tree", SubprocessInvocation.of(script.toString()),
         String.class, AS_TEXT);
 
-    AttemptError error = failureOf(target, context(Duration.ofMillis(1500), observer));
+    AttemptError error = failureOf(target, context(Duration.ofSeconds(2), observer));
 
     assertThat(error.kind()).isEqualTo(FailureKind.TIMEOUT);
     assertThat(error.dispatchStarted()).isTrue();
@@ -412,20 +413,21 @@ class SubprocessTargetTest {
         publish(dir, "leader", "$$"),
         "wait");
     Path stubborn = shellScript(dir, "stubborn", body);
-    Duration timeout = Duration.ofMillis(500);
+    Path leaderFile = dir.resolve("leader");
     Duration grace = Duration.ofMillis(400);
     SyncExecutionTarget<String> target = subprocessTarget("stubborn",
         SubprocessInvocation.of(stubborn.toString()).withTerminationGrace(grace), String.class, AS_TEXT);
 
+    // stopped as soon as the trap is in place (the leader file is published after it)
     long started = System.nanoTime();
-    AttemptError error = failureOf(target, context(timeout));
+    AttemptError error = failureOf(target, context(Duration.ofSeconds(30), () -> Files.exists(leaderFile)));
     Duration took = Duration.ofNanos(System.nanoTime() - started);
 
-    assertThat(error.kind()).isEqualTo(FailureKind.TIMEOUT);
-    assertThat(running(readPid(dir.resolve("leader")))).isFalse();
+    assertThat(error.kind()).isEqualTo(FailureKind.CANCELLED);
+    assertThat(running(readPid(leaderFile))).isFalse();
     assertThat(running(readPid(dir.resolve("sleeper")))).isFalse();
     // SIGTERM was ignored, so the attempt waited the whole grace period before SIGKILL
-    assertThat(took).isGreaterThanOrEqualTo(timeout.plus(grace)).isLessThan(Duration.ofSeconds(15));
+    assertThat(took).isGreaterThanOrEqualTo(grace).isLessThan(Duration.ofSeconds(15));
   }
 
   @Test
@@ -436,7 +438,7 @@ class SubprocessTargetTest {
         AS_TEXT);
 
     long started = System.nanoTime();
-    AttemptError error = failureOf(target, context(Duration.ofMillis(300)));
+    AttemptError error = failureOf(target, context(Duration.ofSeconds(1)));
     Duration took = Duration.ofNanos(System.nanoTime() - started);
 
     assertThat(error.kind()).isEqualTo(FailureKind.TIMEOUT);
@@ -455,7 +457,7 @@ class SubprocessTargetTest {
     SyncExecutionTarget<String> target = subprocessTarget("leaves-grandchild",
         SubprocessInvocation.of(script.toString()), String.class, AS_TEXT);
 
-    AttemptError error = failureOf(target, context(Duration.ofMillis(700)));
+    AttemptError error = failureOf(target, context(Duration.ofSeconds(1)));
 
     assertThat(error.kind()).isEqualTo(FailureKind.TIMEOUT);
     assertThat(running(readPid(dir.resolve("grandchild")))).isFalse();
@@ -514,7 +516,7 @@ class SubprocessTargetTest {
         context -> SubprocessInvocation.of(script.toString()), String.class, AS_TEXT,
         ProcessContainment.processTree());
 
-    AttemptError error = failureOf(target, context(Duration.ofMillis(700)));
+    AttemptError error = failureOf(target, context(Duration.ofSeconds(1)));
 
     assertThat(error.kind()).isEqualTo(FailureKind.TIMEOUT);
     assertThat(running(readPid(dir.resolve("leader")))).isFalse();
@@ -550,7 +552,7 @@ class SubprocessTargetTest {
     Duration total = Duration.ofSeconds(20);
     ExecutionPolicy policy = ExecutionPolicy.builder()
         .totalTimeout(total)
-        .attemptTimeout(Duration.ofMillis(800))
+        .attemptTimeout(Duration.ofMillis(1500))
         .attemptTargets("hanging-provider", "local-provider")
         .build();
 
