@@ -132,10 +132,6 @@ final class ChildProcess {
     return new ChildProcess(process, stdout, invocation, containment);
   }
 
-  long pid() {
-    return pid;
-  }
-
   /**
    * Waits until the child has exited and its stdout is complete, the deadline passes, the token is cancelled, or
    * stdout overflows. Until the child leads its own process group ({@code /proc/<pid>/stat} shows pgid = pid, or the
