@@ -5,7 +5,6 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
@@ -22,6 +21,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.security.GeneralSecurityException;
 import java.security.Key;
 import java.security.KeyStore;
+import java.security.UnrecoverableKeyException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Arrays;
@@ -330,7 +330,7 @@ public final class KeyStoreSecretStore extends SecretStore implements AutoClosea
   private static void forceDirectory(Path directory) {
     try (FileChannel channel = FileChannel.open(directory, StandardOpenOption.READ)) {
       channel.force(true);
-    } catch (IOException | UncheckedIOException e) {
+    } catch (IOException e) {
       // not every platform can open or force a directory; the rename itself is atomic
     }
   }
@@ -362,6 +362,6 @@ public final class KeyStoreSecretStore extends SecretStore implements AutoClosea
       root = root.getCause();
     }
     return e.getClass().getSimpleName()
-        + (root instanceof java.security.UnrecoverableKeyException ? ": wrong password or corrupt keystore" : "");
+        + (root instanceof UnrecoverableKeyException ? ": wrong password or corrupt keystore" : "");
   }
 }

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -254,7 +255,7 @@ public abstract class SecretStore {
    * call's result must be non-null and none of {@code resultTexts(result)} may contain the material.
    */
   final <R> R redeem(SecretLease lease, OrganizationId organization, CustodyCall<R> call,
-      java.util.function.Function<R, List<String>> resultTexts) {
+      Function<R, List<String>> resultTexts) {
     if (lease == null) {
       throw new IllegalArgumentException("lease is required");
     }
