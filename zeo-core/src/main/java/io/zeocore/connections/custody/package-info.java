@@ -11,7 +11,9 @@
  *       {@link io.zeocore.connections.custody.CustodyEffectReconciler}: resolve a lease, read the material once, hand
  *       it to a provider callback as {@link io.zeocore.connections.custody.SecretMaterial}, zero it afterwards.
  *   <li>{@link io.zeocore.connections.custody.CustodyException}: every failure, with a
- *       {@link io.zeocore.connections.custody.CustodyErrorCode}, a fixed message and no cause.
+ *       {@link io.zeocore.connections.custody.CustodyErrorCode}, a fixed message and no cause; the dispatcher reports
+ *       failures before the provider call as {@link io.zeocore.connections.DispatchNotStartedException} (the effect
+ *       ends {@code FAILED_SAFE}, not {@code AMBIGUOUS}).
  * </ul>
  *
  * <p>Secret material never appears in exception messages or causes, logs, {@code toString}, records, receipts or

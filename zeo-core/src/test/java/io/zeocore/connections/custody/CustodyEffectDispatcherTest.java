@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 import io.zeocore.connections.Connection;
 import io.zeocore.connections.ContractFixtures;
 import io.zeocore.connections.Digests;
+import io.zeocore.connections.DispatchNotStartedException;
 import io.zeocore.connections.EffectDispatchRequest;
 import io.zeocore.connections.EffectDispatchResult;
 import io.zeocore.connections.EffectReconciliationRequest;
@@ -22,6 +23,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.Test;
 
 /** The custody window as the orchestrator's dispatcher and reconciler see it. */
@@ -57,14 +59,14 @@ class CustodyEffectDispatcherTest {
     return failure + "\n" + failure.getMessage() + "\n" + trace;
   }
 
-  static CustodyException custodyFailure(Runnable action) {
-    Throwable thrown = catchThrowable(action::run);
+  static CustodyException custodyFailure(ThrowingCallable action) {
+    Throwable thrown = catchThrowable(action);
     assertThat(thrown).isInstanceOf(CustodyException.class);
     return (CustodyException) thrown;
   }
 
   @Test
-  void theProviderGetsTheSecretOnceAndEveryArrayItSawIsZeroedAfterItReturns() {
+  void theProviderGetsTheSecretOnceAndEveryArrayItSawIsZeroedAfterItReturns() throws Exception {
     SecretRef ref = store.put(ORG, CANARY.toCharArray());
     List<Object> seen = new ArrayList<>();
     AtomicReference<SecretMaterial> kept = new AtomicReference<>();
@@ -92,7 +94,7 @@ class CustodyEffectDispatcherTest {
   }
 
   @Test
-  void everyDispatchAndReconciliationRedeemsAFreshLease() {
+  void everyDispatchAndReconciliationRedeemsAFreshLease() throws Exception {
     SecretRef ref = store.put(ORG, CANARY.getBytes(StandardCharsets.UTF_8));
     CustodyEffectDispatcher dispatcher = new CustodyEffectDispatcher(store, (material, request) -> {
       providerCalls.incrementAndGet();
@@ -152,7 +154,7 @@ class CustodyEffectDispatcherTest {
   }
 
   @Test
-  void custodyFailuresBeforeTheProviderAreMarkedAsNotHavingCalledIt() {
+  void custodyFailuresBeforeTheProviderTellTheOrchestratorThatNothingWasDispatched() {
     CustodyEffectDispatcher.Provider provider = (material, request) -> {
       providerCalls.incrementAndGet();
       return EffectDispatchResult.confirmed(CONFIRMATION);
@@ -160,27 +162,60 @@ class CustodyEffectDispatcherTest {
     SecretRef deleted = store.put(ORG, CANARY.toCharArray());
     store.delete(deleted, ORG);
     SecretRef otherTenants = store.put(new OrganizationId("org-2"), CANARY.toCharArray());
+    RecordingSecretStore empty = new RecordingSecretStore(clock);
+    SecretRef emptyRef = new SecretRef("zc0-ks:org-1:5b0c1b3e-8d7f-4b7e-9c1a-2f3e4d5c6b7a");
+    empty.plant(emptyRef.handle(), new byte[0]);
     RecordingSecretStore broken = new RecordingSecretStore(clock);
     SecretRef unreachable = broken.put(ORG, CANARY.toCharArray());
     broken.failWith("keystore locked while reading " + CANARY);
 
-    CustodyException notFound = custodyFailure(
-        () -> new CustodyEffectDispatcher(store, provider).dispatch(requestFor(deleted)));
-    CustodyException scope = custodyFailure(
-        () -> new CustodyEffectDispatcher(store, provider).dispatch(requestFor(otherTenants)));
-    CustodyException backend = custodyFailure(
-        () -> new CustodyEffectDispatcher(broken, provider).dispatch(requestFor(unreachable)));
-    CustodyException reconcileScope = custodyFailure(() -> new CustodyEffectReconciler(store,
-        (material, request) -> ReconciliationResult.unresolved(EVIDENCE)).reconcile(reconciliationFor(otherTenants)));
+    List<Throwable> failures = List.of(
+        catchThrowable(() -> new CustodyEffectDispatcher(store, provider).dispatch(requestFor(deleted))),
+        catchThrowable(() -> new CustodyEffectDispatcher(store, provider).dispatch(requestFor(otherTenants))),
+        catchThrowable(() -> new CustodyEffectDispatcher(empty, provider).dispatch(requestFor(emptyRef))),
+        catchThrowable(() -> new CustodyEffectDispatcher(broken, provider).dispatch(requestFor(unreachable))));
 
-    assertThat(List.of(notFound, scope, backend, reconcileScope)).extracting(CustodyException::code).containsExactly(
-        CustodyErrorCode.CUSTODY_NOT_FOUND, CustodyErrorCode.CUSTODY_SCOPE_MISMATCH,
-        CustodyErrorCode.CUSTODY_BACKEND_FAILURE, CustodyErrorCode.CUSTODY_SCOPE_MISMATCH);
-    for (CustodyException failure : List.of(notFound, scope, backend, reconcileScope)) {
-      assertThat(failure.providerCalled()).isFalse();
+    assertThat(failures).allSatisfy(failure -> {
+      assertThat(failure).isInstanceOf(DispatchNotStartedException.class);
       assertThat(failure.getCause()).isNull();
       assertThat(everythingPrintable(failure)).doesNotContain(CANARY).doesNotContain("zc0-ks:");
+    });
+    assertThat(failures).map(failure -> ((DispatchNotStartedException) failure).reasonCode())
+        .containsExactly("CUSTODY_NOT_FOUND", "CUSTODY_SCOPE_MISMATCH", "CUSTODY_EMPTY_MATERIAL",
+            "CUSTODY_BACKEND_FAILURE");
+    assertThat(failures).map(failure -> ((DispatchNotStartedException) failure).errorCode()).containsExactly(
+        NormalizedErrorCode.CONNECTION_REPAIR_REQUIRED, NormalizedErrorCode.CONNECTION_REPAIR_REQUIRED,
+        NormalizedErrorCode.CONNECTION_REPAIR_REQUIRED, NormalizedErrorCode.FAILED_SAFE);
+    assertThat(failures.get(0)).hasMessage("dispatch did not start: CUSTODY_NOT_FOUND");
+    assertThat(providerCalls).hasValue(0);
+  }
+
+  @Test
+  void everyCodeRaisedBeforeTheProviderMapsToANotStartedSignal() {
+    for (CustodyErrorCode code : CustodyErrorCode.values()) {
+      if (code.providerCalled()) {
+        assertThat(catchThrowable(() -> CustodyEffectDispatcher.notStarted(code)))
+            .isInstanceOf(IllegalArgumentException.class);
+      } else {
+        assertThat(CustodyEffectDispatcher.notStarted(code).reasonCode()).isEqualTo(code.name());
+      }
     }
+    assertThat(CustodyErrorCode.values()).filteredOn(CustodyErrorCode::providerCalled)
+        .containsExactly(CustodyErrorCode.CUSTODY_PROVIDER_FAILED, CustodyErrorCode.CUSTODY_INVALID_RESULT);
+  }
+
+  @Test
+  void reconcilerFailuresBeforeTheProviderAreMarkedAsNotHavingCalledIt() {
+    SecretRef otherTenants = store.put(new OrganizationId("org-2"), CANARY.toCharArray());
+
+    CustodyException failure = custodyFailure(() -> new CustodyEffectReconciler(store, (material, request) -> {
+      providerCalls.incrementAndGet();
+      return ReconciliationResult.unresolved(EVIDENCE);
+    }).reconcile(reconciliationFor(otherTenants)));
+
+    assertThat(failure.code()).isEqualTo(CustodyErrorCode.CUSTODY_SCOPE_MISMATCH);
+    assertThat(failure.providerCalled()).isFalse();
+    assertThat(failure.getCause()).isNull();
     assertThat(providerCalls).hasValue(0);
   }
 
@@ -204,7 +239,7 @@ class CustodyEffectDispatcherTest {
   }
 
   @Test
-  void aResultRepeatingTheSecretIsRefusedSoItCannotReachAReceipt() {
+  void aResultRepeatingTheSecretIsRefusedSoItCannotReachAReceipt() throws Exception {
     SecretRef ref = store.put(ORG, CANARY.toCharArray());
     CustodyEffectDispatcher dispatcher = new CustodyEffectDispatcher(store, (material, request) ->
         EffectDispatchResult.failedSafe(new NormalizedError(NormalizedErrorCode.REQUEST_REFUSED,
@@ -228,16 +263,17 @@ class CustodyEffectDispatcherTest {
   }
 
   @Test
-  void anInterruptedProviderFailsInsideCustodyAndKeepsTheInterruptFlag() {
+  void anInterruptedProviderSurfacesAsAFreshInterruptedExceptionWithoutItsText() {
     SecretRef ref = store.put(ORG, CANARY.toCharArray());
     CustodyEffectDispatcher dispatcher = new CustodyEffectDispatcher(store, (material, request) -> {
       throw new InterruptedException("interrupted while sending " + new String(material.chars()));
     });
 
-    CustodyException failure = custodyFailure(() -> dispatcher.dispatch(requestFor(ref)));
+    Throwable failure = catchThrowable(() -> dispatcher.dispatch(requestFor(ref)));
 
-    assertThat(Thread.interrupted()).isTrue();
-    assertThat(failure.code()).isEqualTo(CustodyErrorCode.CUSTODY_PROVIDER_FAILED);
+    assertThat(failure).isInstanceOf(InterruptedException.class)
+        .hasMessage("provider call interrupted inside custody").hasNoCause();
+    assertThat(Thread.currentThread().isInterrupted()).isFalse();
   }
 
   @Test
