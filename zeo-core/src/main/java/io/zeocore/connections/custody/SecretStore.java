@@ -205,7 +205,7 @@ public abstract class SecretStore {
   }
 
   /** The lease time-to-live of this store. */
-  public final Duration leaseTtl() {
+  final Duration leaseTtl() {
     return leaseTtl;
   }
 
