@@ -48,7 +48,7 @@ final class ChildProcess {
 
   private static final Logger log = LoggerFactory.getLogger(ChildProcess.class);
 
-  private static final long HANDSHAKE_FIRST_SLICE_NANOS = TimeUnit.MICROSECONDS.toNanos(100);
+  private static final long HANDSHAKE_FIRST_SLICE_NANOS = TimeUnit.MICROSECONDS.toNanos(250);
   private static final long HANDSHAKE_MAX_SLICE_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
   private static final long TRACK_INTERVAL_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
   private static final long TREE_POLL_FIRST_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
@@ -139,7 +139,7 @@ final class ChildProcess {
   /**
    * Waits until the child has exited and its stdout is complete, the deadline passes, the token is cancelled, or
    * stdout overflows. Until the child leads its own process group ({@code /proc/<pid>/stat} shows pgid = pid, or the
-   * child is gone), the wait is sliced finely (100 µs doubling to 1 ms) to confirm the group; then it is sliced by
+   * child is gone), the wait is sliced finely (250 µs doubling to 1 ms) to confirm the group; then it is sliced by
    * the cancellation poll. Descendants are recorded every 100 ms while the child runs, so that one that later leaves
    * the group (calls {@code setsid}) can still be killed by pid.
    *

@@ -28,8 +28,10 @@ import java.util.function.Function;
  *       separate thread, stdout is read from another with a cap. A spawn failure (bad working directory, …):
  *       {@link FailureKind#PERMANENT}, {@code dispatchStarted=false}.
  *   <li>On Linux the child is started through {@code /usr/bin/setsid} and so leads its own process group (pgid = pid);
- *       until {@code /proc/<pid>/stat} confirms that, the wait is sliced at 100 µs–1 ms so that the group is known as
- *       early as possible. The JVM's own group is never signalled.
+ *       until {@code /proc/<pid>/stat} confirms that, the wait is sliced at 250 µs–1 ms so that the group is known as
+ *       early as possible. The handshake runs inside the attempt's deadline, not before it: a stop before it completes
+ *       signals the child directly as well as the group id, which is harmless because no group with the child's id
+ *       exists until the child creates it. Groups 0 and 1, the JVM's own group and its pid are never signalled.
  *   <li>The attempt waits, polling the cancellation token every {@link SubprocessInvocation#cancellationPoll()}, until
  *       the child has exited <em>and</em> its stdout reached end-of-file. A background process that keeps stdout open
  *       therefore keeps the attempt running until the deadline.
@@ -54,6 +56,13 @@ import java.util.function.Function;
  * may therefore end up to the grace period plus about one second after its deadline, typically a few milliseconds
  * after {@code SIGTERM} for a well-behaved child. A descendant that called {@code setsid} is reached only if it was
  * recorded, i.e. while its parent still ran; one that daemonized (double fork) before being recorded escapes.
+ *
+ * <p>stdout is read by a pool thread that is parked before the spawn and then holds the stream's monitor until it has
+ * closed the stream. This matters: when the child exits, the JDK's process reaper takes that monitor to drain what is
+ * left in the pipe into memory, for as long as bytes keep arriving, which a leftover process flooding the inherited
+ * stdout would turn into unbounded memory. Only a child whose direct process exits before the reader wakes (it first
+ * has to exec {@code setsid} and its target; a starved machine or a cold JVM can still lose that race) is drained by
+ * the JDK instead.
  *
  * <p>After a normal exit nothing is signalled, so that a successful call costs no more than the spawn, unless a
  * leftover process still holds the child's stdin without reading it; then the tree is stopped as above.

@@ -2,7 +2,6 @@ package io.zeocore.execution.process;
 
 import static io.zeocore.execution.process.ChildProcesses.context;
 import static io.zeocore.execution.process.ChildProcesses.executable;
-import static io.zeocore.execution.process.ChildProcesses.processGroupOf;
 import static io.zeocore.execution.process.ChildProcesses.publish;
 import static io.zeocore.execution.process.ChildProcesses.readPid;
 import static io.zeocore.execution.process.ChildProcesses.running;
@@ -29,6 +28,8 @@ import io.zeocore.execution.ResilientExecutionResult;
 import io.zeocore.execution.ResilientRunner;
 import io.zeocore.execution.SettableCancellationToken;
 import io.zeocore.execution.SyncExecutionTarget;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -44,9 +45,15 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.LoggerFactory;
 import tools.jackson.databind.json.JsonMapper;
 
 class SubprocessTargetTest {
+
+  static {
+    // Before any class of the package creates its logger: DEBUG, so that the log-canary test sees every line.
+    System.setProperty("org.slf4j.simpleLogger.log.io.zeocore.execution.process", "debug");
+  }
 
   private static final String CANARY = "canary-91be-child-said-secret";
   private static final JsonMapper JSON = JsonMapper.builder().build();
@@ -183,6 +190,17 @@ class SubprocessTargetTest {
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("/nonexistent/interpreter");
     assertThatThrownBy(() -> subprocessTarget("a", SubprocessInvocation.of(chained.toString()), String.class, AS_TEXT))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("absolute interpreter");
+  }
+
+  @Test
+  void acceptsAScriptWhoseInterpreterIsItselfAScript() throws Exception {
+    Path inner = shellScript(dir, "inner", "echo \"inner ran for $1\"");
+    Path outer = executable(dir.resolve("outer"), "#!" + inner + "\n");
+
+    String out = invoke(subprocessTarget("nested", SubprocessInvocation.of(outer.toString()), String.class, AS_TEXT),
+        context(Duration.ofSeconds(10)));
+
+    assertThat(out).isEqualTo("inner ran for " + outer + "\n");
   }
 
   @Test
@@ -363,16 +381,18 @@ class SubprocessTargetTest {
     AtomicLong escapeeGroup = new AtomicLong();
     // never cancels: only observes, while the tree runs, that the escapee really left the child's group
     CancellationToken observer = () -> {
-      Path escapee = dir.resolve("escapee");
-      if (escapeeGroup.get() == 0 && Files.exists(dir.resolve("leader"))) {
-        escapeeGroup.set(processGroupOf(readPid(escapee)));
+      if (Files.exists(dir.resolve("leader"))) {
+        String[] escapee = ChildProcesses.stat(readPid(dir.resolve("escapee")));
+        if (escapee != null) {
+          escapeeGroup.set(Long.parseLong(escapee[2]));
+        }
       }
       return false;
     };
     SyncExecutionTarget<String> target = subprocessTarget("tree", SubprocessInvocation.of(script.toString()),
         String.class, AS_TEXT);
 
-    AttemptError error = failureOf(target, context(Duration.ofMillis(1500), observer));
+    AttemptError error = failureOf(target, context(Duration.ofSeconds(2), observer));
 
     assertThat(error.kind()).isEqualTo(FailureKind.TIMEOUT);
     assertThat(error.dispatchStarted()).isTrue();
@@ -393,20 +413,21 @@ class SubprocessTargetTest {
         publish(dir, "leader", "$$"),
         "wait");
     Path stubborn = shellScript(dir, "stubborn", body);
-    Duration timeout = Duration.ofMillis(500);
+    Path leaderFile = dir.resolve("leader");
     Duration grace = Duration.ofMillis(400);
     SyncExecutionTarget<String> target = subprocessTarget("stubborn",
         SubprocessInvocation.of(stubborn.toString()).withTerminationGrace(grace), String.class, AS_TEXT);
 
+    // stopped as soon as the trap is in place (the leader file is published after it)
     long started = System.nanoTime();
-    AttemptError error = failureOf(target, context(timeout));
+    AttemptError error = failureOf(target, context(Duration.ofSeconds(30), () -> Files.exists(leaderFile)));
     Duration took = Duration.ofNanos(System.nanoTime() - started);
 
-    assertThat(error.kind()).isEqualTo(FailureKind.TIMEOUT);
-    assertThat(running(readPid(dir.resolve("leader")))).isFalse();
+    assertThat(error.kind()).isEqualTo(FailureKind.CANCELLED);
+    assertThat(running(readPid(leaderFile))).isFalse();
     assertThat(running(readPid(dir.resolve("sleeper")))).isFalse();
     // SIGTERM was ignored, so the attempt waited the whole grace period before SIGKILL
-    assertThat(took).isGreaterThanOrEqualTo(timeout.plus(grace)).isLessThan(Duration.ofSeconds(15));
+    assertThat(took).isGreaterThanOrEqualTo(grace).isLessThan(Duration.ofSeconds(15));
   }
 
   @Test
@@ -417,7 +438,7 @@ class SubprocessTargetTest {
         AS_TEXT);
 
     long started = System.nanoTime();
-    AttemptError error = failureOf(target, context(Duration.ofMillis(300)));
+    AttemptError error = failureOf(target, context(Duration.ofSeconds(1)));
     Duration took = Duration.ofNanos(System.nanoTime() - started);
 
     assertThat(error.kind()).isEqualTo(FailureKind.TIMEOUT);
@@ -436,7 +457,7 @@ class SubprocessTargetTest {
     SyncExecutionTarget<String> target = subprocessTarget("leaves-grandchild",
         SubprocessInvocation.of(script.toString()), String.class, AS_TEXT);
 
-    AttemptError error = failureOf(target, context(Duration.ofMillis(700)));
+    AttemptError error = failureOf(target, context(Duration.ofSeconds(1)));
 
     assertThat(error.kind()).isEqualTo(FailureKind.TIMEOUT);
     assertThat(running(readPid(dir.resolve("grandchild")))).isFalse();
@@ -495,7 +516,7 @@ class SubprocessTargetTest {
         context -> SubprocessInvocation.of(script.toString()), String.class, AS_TEXT,
         ProcessContainment.processTree());
 
-    AttemptError error = failureOf(target, context(Duration.ofMillis(700)));
+    AttemptError error = failureOf(target, context(Duration.ofSeconds(1)));
 
     assertThat(error.kind()).isEqualTo(FailureKind.TIMEOUT);
     assertThat(running(readPid(dir.resolve("leader")))).isFalse();
@@ -531,7 +552,7 @@ class SubprocessTargetTest {
     Duration total = Duration.ofSeconds(20);
     ExecutionPolicy policy = ExecutionPolicy.builder()
         .totalTimeout(total)
-        .attemptTimeout(Duration.ofMillis(800))
+        .attemptTimeout(Duration.ofMillis(1500))
         .attemptTargets("hanging-provider", "local-provider")
         .build();
 
@@ -585,6 +606,43 @@ class SubprocessTargetTest {
     assertThat(heard).hasSize(1);
     String evidence = result + " " + result.attempts() + " " + heard + " " + invocation;
     assertThat(evidence).doesNotContain(CANARY);
+  }
+
+  @Test
+  void logLinesCarryNoStdoutStderrRequestOrEnvironment() throws Exception {
+    assertThat(LoggerFactory.getLogger(SubprocessCall.class).isDebugEnabled())
+        .as("DEBUG is on for the package (set before its loggers exist)").isTrue();
+    Path leaky = shellScript(dir, "leaky", String.join("\n",
+        "/bin/cat",
+        "echo " + CANARY + "-stdout",
+        "echo " + CANARY + "-stderr >&2",
+        "echo \"$SECRET_SETTING\"",
+        "exit \"$1\""));
+    SubprocessInvocation exits3 = SubprocessInvocation.of(leaky.toString(), "3")
+        .withInputBytes((CANARY + "-request").getBytes(UTF_8))
+        .withEnvironment(Map.of("SECRET_SETTING", CANARY + "-env"));
+    SubprocessInvocation exits0 = SubprocessInvocation.of(leaky.toString(), "0")
+        .withInputBytes((CANARY + "-request").getBytes(UTF_8))
+        .withEnvironment(Map.of("SECRET_SETTING", CANARY + "-env"));
+    PrintStream originalErr = System.err;
+    ByteArrayOutputStream captured = new ByteArrayOutputStream();
+    System.setErr(new PrintStream(captured, true, UTF_8));
+    try {
+      failureOf(subprocessTarget("leaky", exits3, String.class, AS_TEXT), context(Duration.ofSeconds(10)));
+      failureOf(subprocessTarget("leaky", exits0, Reply.class, stdout -> JSON.readValue(stdout, Reply.class)),
+          context(Duration.ofSeconds(10)));
+      failureOf(subprocessTarget("leaky", exits0.withMaxOutputBytes(8), String.class, AS_TEXT),
+          context(Duration.ofSeconds(10)));
+      failureOf(subprocessTarget("leaky", context -> {
+        throw new IllegalStateException("factory failed");
+      }, String.class, AS_TEXT), context(Duration.ofSeconds(10)));
+    } finally {
+      System.setErr(originalErr);
+    }
+
+    String logged = captured.toString(UTF_8);
+    assertThat(logged).contains("subprocess target leaky").contains("permanent").contains("malformed_response");
+    assertThat(logged).doesNotContain(CANARY).doesNotContain("factory failed");
   }
 
   private static long allocatedBytesOfAllThreads() {
