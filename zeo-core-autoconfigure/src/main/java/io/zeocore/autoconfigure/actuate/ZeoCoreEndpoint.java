@@ -1,0 +1,63 @@
+package io.zeocore.autoconfigure.actuate;
+
+import io.zeocore.autoconfigure.execution.ExecutionPolicies;
+import io.zeocore.execution.ExecutionPolicy;
+import io.zeocore.execution.FailureKind;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import org.springframework.boot.actuate.endpoint.OperationResponseBody;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
+
+/**
+ * The {@code zeocore} actuator endpoint: the configured execution policies and their plans. It shows configuration
+ * only (names, targets, timings and codes), never secrets or request data. Durations are ISO-8601 ({@code PT1M30S}),
+ * enum values are ZeoCore's wire values ({@code read_only}, {@code rate_limit}).
+ */
+@Endpoint(id = "zeocore")
+public class ZeoCoreEndpoint {
+
+  private final ExecutionPolicies policies;
+
+  public ZeoCoreEndpoint(ExecutionPolicies policies) {
+    this.policies = Objects.requireNonNull(policies, "policies");
+  }
+
+  @ReadOperation
+  public ZeoCoreDescriptor zeocore() {
+    Map<String, PolicyDescriptor> described = new LinkedHashMap<>();
+    policies.asMap().forEach((name, policy) -> described.put(name, PolicyDescriptor.of(policy)));
+    return new ZeoCoreDescriptor(described);
+  }
+
+  /**
+   * What the endpoint shows.
+   *
+   * @param policies every configured policy by name, in configuration order
+   */
+  public record ZeoCoreDescriptor(Map<String, PolicyDescriptor> policies) implements OperationResponseBody {}
+
+  /** One policy and its plan; see {@link ExecutionPolicy} for each field's meaning. */
+  public record PolicyDescriptor(
+      String operationMode,
+      String totalTimeout,
+      String attemptTimeout,
+      List<String> attemptTargets,
+      List<String> backoff,
+      double jitterFraction,
+      List<String> retryableFailures,
+      boolean allowSimulated,
+      String cancellationPoll) {
+
+    static PolicyDescriptor of(ExecutionPolicy policy) {
+      return new PolicyDescriptor(policy.operationMode().wireValue(), policy.totalTimeout().toString(),
+          policy.attemptTimeout().toString(), policy.attemptTargets(),
+          policy.backoff().stream().map(Duration::toString).toList(), policy.jitterFraction(),
+          policy.retryableFailures().stream().sorted().map(FailureKind::wireValue).toList(), policy.allowSimulated(),
+          policy.cancellationPoll().toString());
+    }
+  }
+}
