@@ -1,0 +1,15 @@
+package io.zeocore.connections;
+
+/**
+ * The result of {@link BrokerExecutionStore#claimExecution}.
+ *
+ * @param execution the claimed execution's last written snapshot, or, when not claimed, the existing execution of
+ *     the same idempotency identity as currently stored
+ * @param claimed whether this call won the claim (and so may dispatch)
+ */
+public record ExecutionClaim(Execution execution, boolean claimed) {
+
+  public ExecutionClaim {
+    ContractRules.required(execution, "execution");
+  }
+}
