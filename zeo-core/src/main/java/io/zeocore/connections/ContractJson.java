@@ -23,7 +23,7 @@ import tools.jackson.databind.type.LogicalType;
  * entries sorted by name.
  *
  * <p>Reading is strict: unknown fields, duplicate keys, trailing content, {@code NaN}/{@code Infinity}, numbers for
- * enums, scalar coercions (a number for a string, a string for a boolean) and nulls for primitives are all refused;
+ * enums, scalar coercions (a number for a string, a string for a boolean or number, a fraction for an integer) and nulls for primitives are all refused;
  * every contract's own validation runs in its constructor.
  */
 public final class ContractJson {
@@ -58,6 +58,7 @@ public final class ContractJson {
         .addModule(instants)
         .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES,
             DeserializationFeature.FAIL_ON_TRAILING_TOKENS, DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY)
+        .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
         .enable(EnumFeature.FAIL_ON_NUMBERS_FOR_ENUMS)
         .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
         .disable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)

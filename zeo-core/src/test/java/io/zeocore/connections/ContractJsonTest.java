@@ -180,6 +180,12 @@ class ContractJsonTest {
     assertThat(revisionJson).contains("\"follow_redirects\":\"false\"");
     assertThatThrownBy(() -> MAPPER.readValue(revisionJson, ConnectorRevision.class))
         .isInstanceOf(JacksonException.class);
+    for (String limit : List.of("65536.5", "\"65536\"")) {
+      String json = MAPPER.writeValueAsString(revision()).replace("\"request_size_limit_bytes\":65536",
+          "\"request_size_limit_bytes\":" + limit);
+      assertThat(json).contains(limit);
+      assertThatThrownBy(() -> MAPPER.readValue(json, ConnectorRevision.class)).isInstanceOf(JacksonException.class);
+    }
   }
 
   @Test

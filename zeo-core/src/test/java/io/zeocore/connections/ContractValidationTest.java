@@ -68,11 +68,14 @@ class ContractValidationTest {
           "CONNECTION_REPAIR_REQUIRED", "PROVIDER_SCOPE_MISSING", "EXTERNAL_IDENTITY_CHANGED",
           "BUSINESS_RESOURCE_UNAVAILABLE", "RATE_LIMITED", "PROVIDER_UNAVAILABLE", "REQUEST_REFUSED", "FAILED_SAFE",
           "RESULT_AMBIGUOUS", "CONNECTOR_REVISION_UNAVAILABLE", "STOPPED");
-      assertThat(names(AuthorizationRefusalReason.values())).hasSize(11)
+      // the reference's eleven, then ZeoCore's one addition (the not-before check)
+      assertThat(names(AuthorizationRefusalReason.values()))
           .containsExactly("ABSENT", "ORGANIZATION_MISMATCH", "CONNECTION_MISMATCH", "CONNECTOR_REVISION_MISMATCH",
               "OPERATION_MISMATCH", "REQUEST_DIGEST_MISMATCH", "AUDIENCE_MISMATCH", "ISSUER_UNTRUSTED",
-              "SIGNATURE_UNVERIFIABLE", "EXPIRED", "REPLAYED")
+              "SIGNATURE_UNVERIFIABLE", "EXPIRED", "REPLAYED", "NOT_YET_VALID")
           .filteredOn(name -> name.endsWith("_MISMATCH")).hasSize(6);
+      assertThat(names(AuthorizationRefusalReason.values()))
+          .noneMatch(name -> List.of("OTHER", "UNKNOWN", "GENERIC", "MISC", "UNSPECIFIED").contains(name));
       assertThat(names(ConnectionStatus.values())).containsExactly("PENDING", "ACTIVE", "REPAIR_REQUIRED", "REVOKED");
       assertThat(names(ConnectionHealth.values())).containsExactly("UNKNOWN", "HEALTHY", "DEGRADED", "UNREACHABLE");
       assertThat(names(RiskClass.values())).containsExactly("LOW", "MODERATE", "HIGH");

@@ -1,0 +1,6 @@
+/**
+ * Connector admission: {@link io.zeocore.connections.admission.ConnectorAdmission} checks connector revisions,
+ * connections and runtime request bodies in the reference's order and refuses with an
+ * {@link io.zeocore.connections.admission.AdmissionCode}.
+ */
+package io.zeocore.connections.admission;

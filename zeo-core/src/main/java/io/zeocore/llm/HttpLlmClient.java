@@ -1,0 +1,316 @@
+package io.zeocore.llm;
+
+import io.zeocore.execution.CancellationToken;
+import java.net.ConnectException;
+import java.net.NoRouteToHostException;
+import java.net.URI;
+import java.net.UnknownHostException;
+import java.net.http.HttpClient;
+import java.net.http.HttpConnectTimeoutException;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.nio.channels.UnresolvedAddressException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import javax.net.ssl.SSLHandshakeException;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The HTTP mechanics shared by the provider clients: one {@code POST} of a JSON body per call on the JDK
+ * {@link HttpClient}, bounded by the call's timeout and cancellation token, status and body classified without ever
+ * reading provider text into an exception or a log line.
+ */
+abstract class HttpLlmClient implements LlmClient {
+
+  /** Default cap of a successful response body. */
+  static final long DEFAULT_MAX_RESPONSE_BYTES = 16L * 1024 * 1024;
+
+  /** How often a pending call polls its cancellation token. */
+  private static final long CANCELLATION_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+
+  /** The default client's connect timeout cap; a call's own timeout still bounds the whole exchange. */
+  private static final Duration MAX_CONNECT_TIMEOUT = Duration.ofSeconds(10);
+
+  /** Longer call timeouts are enforced by this class's own deadline only. */
+  private static final Duration MAX_JDK_REQUEST_TIMEOUT = Duration.ofDays(1);
+
+  static final JsonMapper JSON = JsonMapper.builder().build();
+
+  private final String provider;
+  private final URI baseUrl;
+  private final URI endpoint;
+  private final String model;
+  private final Duration timeout;
+  private final HttpClient httpClient;
+  private final HttpClient.Version version;
+  private final LegacyRetry legacyRetry;
+  private final long maxResponseBytes;
+  private final Clock clock;
+
+  HttpLlmClient(String provider, URI baseUrl, String path, String model, Duration timeout, HttpClient httpClient,
+      LegacyRetry legacyRetry, long maxResponseBytes) {
+    this.provider = provider;
+    this.baseUrl = validateBaseUrl(baseUrl);
+    this.endpoint = URI.create(stripTrailingSlashes(baseUrl.toString()) + path);
+    this.model = requireModel(model);
+    this.timeout = requirePositive(timeout, "timeout");
+    this.legacyRetry = Objects.requireNonNull(legacyRetry, "legacyRetry");
+    if (maxResponseBytes < 1 || maxResponseBytes > Integer.MAX_VALUE - 8) {
+      throw new IllegalArgumentException("maxResponseBytes must be between 1 and " + (Integer.MAX_VALUE - 8));
+    }
+    this.maxResponseBytes = maxResponseBytes;
+    this.httpClient = httpClient != null ? httpClient : defaultHttpClient(timeout);
+    // plain http: HTTP/1.1, so that no h2c upgrade is attempted against servers that mishandle it; https negotiates
+    this.version = "https".equals(this.baseUrl.getScheme()) ? HttpClient.Version.HTTP_2 : HttpClient.Version.HTTP_1_1;
+    this.clock = Clock.systemUTC();
+  }
+
+  /** Builds the provider's JSON request body. */
+  abstract ObjectNode requestBody(List<ChatMessage> messages, LlmOptions options, String model);
+
+  /** Adds provider headers (credentials); throws {@link LlmCallException.Reason#CONFIGURATION} when it cannot. */
+  abstract void addHeaders(HttpRequest.Builder request) throws LlmCallException;
+
+  /** The reply's content from a parsed 2xx body, or {@code null} when the body does not have the provider's shape. */
+  abstract String content(JsonNode root);
+
+  @Override
+  public final String model() {
+    return model;
+  }
+
+  @Override
+  public final Duration timeout() {
+    return timeout;
+  }
+
+  /** The configured base URL. */
+  public final URI baseUrl() {
+    return baseUrl;
+  }
+
+  final String provider() {
+    return provider;
+  }
+
+  @Override
+  public final String chatOnce(List<ChatMessage> messages, LlmOptions options, Duration timeout,
+      CancellationToken cancellation) throws LlmCallException, InterruptedException {
+    requireMessages(messages);
+    Objects.requireNonNull(options, "options");
+    if (options.stream()) {
+      throw new IllegalArgumentException("stream=true is not supported: one-attempt clients never stream");
+    }
+    requirePositive(timeout, "timeout");
+    Objects.requireNonNull(cancellation, "cancellation");
+
+    String callModel = options.model() != null ? options.model() : model;
+    byte[] body = JSON.writeValueAsBytes(requestBody(messages, options, callModel));
+    HttpRequest.Builder request = HttpRequest.newBuilder(endpoint)
+        .version(version)
+        .header("Content-Type", "application/json")
+        .header("Accept", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofByteArray(body));
+    if (timeout.compareTo(MAX_JDK_REQUEST_TIMEOUT) <= 0) {
+      // a second guard: the JDK abandons the exchange itself at this point (its timer overflows on huge values)
+      request.timeout(timeout);
+    }
+    addHeaders(request);
+    if (cancellation.isCancelled()) {
+      throw failure(LlmCallException.Reason.CANCELLED, false, "cancelled before sending", null);
+    }
+
+    HttpResponse<byte[]> response = exchange(request.build(), timeout, cancellation);
+    int status = response.statusCode();
+    if (status < 200 || status > 299) {
+      throw LlmCallException.httpStatus(provider, status, RetryAfter.parse(response.headers(), clock));
+    }
+    return contentOf(response.body());
+  }
+
+  @Override
+  public final String chat(List<ChatMessage> messages, LlmOptions options)
+      throws LlmCallException, InterruptedException {
+    return LegacyRetryLoop.run(this, messages, options, legacyRetry);
+  }
+
+  /** The legacy {@link #chat} settings this client was built with. */
+  public final LegacyRetry legacyRetry() {
+    return legacyRetry;
+  }
+
+  private HttpResponse<byte[]> exchange(HttpRequest request, Duration timeout, CancellationToken cancellation)
+      throws LlmCallException, InterruptedException {
+    long deadline = System.nanoTime() + saturatedNanos(timeout);
+    boolean polling = cancellation != CancellationToken.never();
+    CompletableFuture<HttpResponse<byte[]>> pending;
+    try {
+      pending = httpClient.sendAsync(request, ResponseBodies.handler(maxResponseBytes));
+    } catch (RuntimeException unusable) {
+      throw failure(LlmCallException.Reason.CONFIGURATION, false, unusable.getClass().getName(), null);
+    }
+    try {
+      while (true) {
+        long remaining = deadline - System.nanoTime();
+        long wait = polling ? Math.min(remaining, CANCELLATION_POLL_NANOS) : remaining;
+        try {
+          return pending.get(Math.max(0, wait), TimeUnit.NANOSECONDS);
+        } catch (TimeoutException notYet) {
+          if (polling && cancellation.isCancelled()) {
+            pending.cancel(true);
+            throw failure(LlmCallException.Reason.CANCELLED, true, "cancelled while waiting", null);
+          }
+          if (deadline - System.nanoTime() <= 0) {
+            pending.cancel(true);
+            throw failure(LlmCallException.Reason.TIMEOUT, true, "no complete response within " + timeout, null);
+          }
+        }
+      }
+    } catch (InterruptedException interrupted) {
+      pending.cancel(true);
+      throw interrupted;
+    } catch (ExecutionException | CancellationException failed) {
+      throw classify(failed instanceof ExecutionException ? failed.getCause() : failed);
+    }
+  }
+
+  private LlmCallException classify(Throwable thrown) {
+    Throwable cause = thrown;
+    while ((cause instanceof CompletionException || cause instanceof ExecutionException) && cause.getCause() != null) {
+      cause = cause.getCause();
+    }
+    if (cause instanceof ResponseBodies.TooLargeException) {
+      return failure(LlmCallException.Reason.MALFORMED_RESPONSE, true,
+          "response body exceeds " + maxResponseBytes + " bytes", null);
+    }
+    if (cause instanceof HttpConnectTimeoutException) {
+      return failure(LlmCallException.Reason.TIMEOUT, false, "connect timed out", cause);
+    }
+    if (cause instanceof HttpTimeoutException) {
+      return failure(LlmCallException.Reason.TIMEOUT, true, "request timed out", cause);
+    }
+    for (Throwable link = cause; link != null; link = link.getCause()) {
+      if (link instanceof ConnectException) {
+        return failure(LlmCallException.Reason.CONNECT_FAILED, false, "connection not established", link);
+      }
+      if (link instanceof UnresolvedAddressException || link instanceof UnknownHostException
+          || link instanceof NoRouteToHostException || link instanceof SSLHandshakeException) {
+        return failure(LlmCallException.Reason.CONNECT_FAILED, false, link.getClass().getName(), null);
+      }
+      if (link.getCause() == link) {
+        break;
+      }
+    }
+    // anything else may carry bytes of the response in its message: keep only the type
+    return failure(LlmCallException.Reason.TRANSPORT, true, cause.getClass().getName(), null);
+  }
+
+  private String contentOf(byte[] body) throws LlmCallException {
+    JsonNode root;
+    try {
+      root = body == null || body.length == 0 ? null : JSON.readTree(body);
+    } catch (JacksonException unparseable) {
+      // Jackson messages quote the input: never keep them
+      throw failure(LlmCallException.Reason.MALFORMED_RESPONSE, true, "body is not JSON", null);
+    }
+    if (root == null || !root.isObject()) {
+      throw failure(LlmCallException.Reason.MALFORMED_RESPONSE, true, "body is not a JSON object", null);
+    }
+    String content = content(root);
+    if (content == null) {
+      throw failure(LlmCallException.Reason.MALFORMED_RESPONSE, true, "no content in response", null);
+    }
+    if (content.isEmpty()) {
+      throw failure(LlmCallException.Reason.MALFORMED_RESPONSE, true, "empty content", null);
+    }
+    return content;
+  }
+
+  /** The text at {@code node} when it is a JSON string, {@code null} otherwise. */
+  static String stringOrNull(JsonNode node) {
+    return node != null && node.isString() ? node.stringValue() : null;
+  }
+
+  final LlmCallException failure(LlmCallException.Reason reason, boolean sent, String detail, Throwable cause) {
+    return new LlmCallException(provider, reason, 0, null, sent, detail, cause);
+  }
+
+  private static HttpClient defaultHttpClient(Duration timeout) {
+    return HttpClient.newBuilder()
+        .connectTimeout(timeout.compareTo(MAX_CONNECT_TIMEOUT) < 0 ? timeout : MAX_CONNECT_TIMEOUT)
+        .followRedirects(HttpClient.Redirect.NEVER)
+        .build();
+  }
+
+  private static URI validateBaseUrl(URI baseUrl) {
+    Objects.requireNonNull(baseUrl, "baseUrl");
+    String scheme = baseUrl.getScheme() == null ? "" : baseUrl.getScheme().toLowerCase(Locale.ROOT);
+    if (!scheme.equals("http") && !scheme.equals("https")) {
+      throw new IllegalArgumentException("baseUrl must be an absolute http or https URL");
+    }
+    if (baseUrl.getHost() == null || baseUrl.getHost().isEmpty()) {
+      throw new IllegalArgumentException("baseUrl must name a host");
+    }
+    if (baseUrl.getRawUserInfo() != null) {
+      throw new IllegalArgumentException("baseUrl must not contain user info; pass credentials as an API key");
+    }
+    if (baseUrl.getRawQuery() != null || baseUrl.getRawFragment() != null) {
+      throw new IllegalArgumentException("baseUrl must not contain a query or a fragment");
+    }
+    return baseUrl;
+  }
+
+  private static String stripTrailingSlashes(String url) {
+    int end = url.length();
+    while (end > 0 && url.charAt(end - 1) == '/') {
+      end--;
+    }
+    return url.substring(0, end);
+  }
+
+  private static String requireModel(String model) {
+    if (model == null || model.isBlank()) {
+      throw new IllegalArgumentException("model must not be blank");
+    }
+    return model;
+  }
+
+  static Duration requirePositive(Duration value, String name) {
+    if (value == null || value.isZero() || value.isNegative()) {
+      throw new IllegalArgumentException(name + " must be a positive duration");
+    }
+    return value;
+  }
+
+  static void requireMessages(List<ChatMessage> messages) {
+    if (messages == null || messages.isEmpty()) {
+      throw new IllegalArgumentException("messages must contain at least one message");
+    }
+    for (ChatMessage message : messages) {
+      if (message == null) {
+        throw new IllegalArgumentException("messages must not contain null");
+      }
+    }
+  }
+
+  private static long saturatedNanos(Duration value) {
+    try {
+      return value.toNanos();
+    } catch (ArithmeticException tooLong) {
+      return Long.MAX_VALUE / 2;
+    }
+  }
+}

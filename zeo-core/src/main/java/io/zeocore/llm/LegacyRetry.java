@@ -1,0 +1,52 @@
+package io.zeocore.llm;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * Settings of the legacy retrying {@link LlmClient#chat}: the reference's constructor values {@code retry_count},
+ * {@code initial_retry_delay} and {@code max_retry_delay}, plus the sleep used between calls (injectable so that
+ * tests do not wait). Never used by {@link LlmTargets}.
+ *
+ * @param retryCount how many retries follow the first call; at most {@code retryCount + 1} calls, at least 0
+ * @param initialDelay the first delay, not negative; each later delay doubles
+ * @param maxDelay the cap of a delay, not negative
+ * @param sleeper how the loop waits
+ */
+public record LegacyRetry(int retryCount, Duration initialDelay, Duration maxDelay, Sleeper sleeper) {
+
+  private static final LegacyRetry DEFAULTS =
+      new LegacyRetry(3, Duration.ofSeconds(1), Duration.ofSeconds(30), Sleeper.THREAD_SLEEP);
+
+  /** How the legacy loop waits between calls. */
+  @FunctionalInterface
+  public interface Sleeper {
+
+    /** {@link Thread#sleep(long, int)}. */
+    Sleeper THREAD_SLEEP = delay -> Thread.sleep(delay.toMillis(), delay.toNanosPart() % 1_000_000);
+
+    void sleep(Duration delay) throws InterruptedException;
+  }
+
+  public LegacyRetry {
+    if (retryCount < 0) {
+      throw new IllegalArgumentException("retryCount cannot be negative");
+    }
+    Objects.requireNonNull(initialDelay, "initialDelay");
+    Objects.requireNonNull(maxDelay, "maxDelay");
+    if (initialDelay.isNegative() || maxDelay.isNegative()) {
+      throw new IllegalArgumentException("retry delays cannot be negative");
+    }
+    Objects.requireNonNull(sleeper, "sleeper");
+  }
+
+  /** The reference's values: 3 retries, 1 s initial delay doubling to at most 30 s, real sleeps. */
+  public static LegacyRetry defaults() {
+    return DEFAULTS;
+  }
+
+  /** These settings with another sleeper. */
+  public LegacyRetry withSleeper(Sleeper sleeper) {
+    return new LegacyRetry(retryCount, initialDelay, maxDelay, sleeper);
+  }
+}

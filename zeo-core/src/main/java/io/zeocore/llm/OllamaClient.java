@@ -1,0 +1,157 @@
+package io.zeocore.llm;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.time.Duration;
+import java.util.List;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * Ollama's chat API: {@code POST {baseUrl}/api/chat} with {@code "stream": false}, reply in {@code message.content}.
+ *
+ * <p>Request: {@code model} (the call's, else this client's), {@code messages} as {@code {role, content}} (roles
+ * {@code system}, {@code user}, {@code assistant}, {@code tool}), {@code stream: false} and {@code options} with
+ * {@code temperature}, {@code num_predict} (from max tokens), {@code top_p}, {@code seed} and {@code stop} for the
+ * options that are set.
+ *
+ * <p>Immutable and thread-safe; one instance shares one JDK {@link HttpClient}. See {@link LlmClient#chatOnce} for the
+ * timing and failure contract.
+ */
+public final class OllamaClient extends HttpLlmClient {
+
+  /** {@code http://localhost:11434}. */
+  public static final URI DEFAULT_BASE_URL = URI.create("http://localhost:11434");
+  /** The reference's default model, {@code llama3}. */
+  public static final String DEFAULT_MODEL = "llama3";
+  /** The reference's default per-call timeout, 60 s. */
+  public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(60);
+
+  private OllamaClient(Builder builder) {
+    super("ollama", builder.baseUrl, "/api/chat", builder.model, builder.timeout, builder.httpClient,
+        builder.legacyRetry, builder.maxResponseBytes);
+  }
+
+  /**
+   * A client with the given settings (the {@code zeocore.llm.ollama.*} properties) and defaults for the rest.
+   *
+   * @param baseUrl e.g. {@code http://localhost:11434}; http or https, no user info, query or fragment
+   * @param model the default model, e.g. {@code qwen3:latest}
+   * @param timeout the per-call timeout, positive
+   */
+  public OllamaClient(URI baseUrl, String model, Duration timeout) {
+    this(builder().baseUrl(baseUrl).model(model).timeout(timeout));
+  }
+
+  /** A builder with {@link #DEFAULT_BASE_URL}, {@link #DEFAULT_MODEL} and {@link #DEFAULT_TIMEOUT}. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  @Override
+  ObjectNode requestBody(List<ChatMessage> messages, LlmOptions options, String model) {
+    ObjectNode body = JSON.createObjectNode();
+    body.put("model", model);
+    ArrayNode wireMessages = body.putArray("messages");
+    for (ChatMessage message : messages) {
+      wireMessages.addObject().put("role", message.role().wireValue()).put("content", message.content());
+    }
+    body.put("stream", false);
+    ObjectNode wireOptions = body.putObject("options");
+    if (options.temperature() != null) {
+      wireOptions.put("temperature", options.temperature());
+    }
+    if (options.maxTokens() != null) {
+      wireOptions.put("num_predict", options.maxTokens());
+    }
+    if (options.topP() != null) {
+      wireOptions.put("top_p", options.topP());
+    }
+    if (options.seed() != null) {
+      wireOptions.put("seed", options.seed());
+    }
+    if (!options.stop().isEmpty()) {
+      ArrayNode stop = wireOptions.putArray("stop");
+      options.stop().forEach(stop::add);
+    }
+    return body;
+  }
+
+  @Override
+  void addHeaders(HttpRequest.Builder request) {
+    // Ollama takes no credentials
+  }
+
+  @Override
+  String content(JsonNode root) {
+    return stringOrNull(root.path("message").path("content"));
+  }
+
+  @Override
+  public String toString() {
+    return "OllamaClient[baseUrl=" + baseUrl() + ", model=" + model() + ", timeout=" + timeout() + "]";
+  }
+
+  /** Builds an {@link OllamaClient}. Not thread-safe. */
+  public static final class Builder {
+
+    private URI baseUrl = DEFAULT_BASE_URL;
+    private String model = DEFAULT_MODEL;
+    private Duration timeout = DEFAULT_TIMEOUT;
+    private HttpClient httpClient;
+    private LegacyRetry legacyRetry = LegacyRetry.defaults();
+    private long maxResponseBytes = DEFAULT_MAX_RESPONSE_BYTES;
+
+    private Builder() {}
+
+    /** {@code zeocore.llm.ollama.base-url}. */
+    public Builder baseUrl(URI baseUrl) {
+      this.baseUrl = baseUrl;
+      return this;
+    }
+
+    /** {@code zeocore.llm.ollama.model}. */
+    public Builder model(String model) {
+      this.model = model;
+      return this;
+    }
+
+    /** {@code zeocore.llm.ollama.timeout}: the per-call timeout. */
+    public Builder timeout(Duration timeout) {
+      this.timeout = timeout;
+      return this;
+    }
+
+    /**
+     * The JDK client to send with (proxy, TLS, executor). It should not follow redirects. Default: a new client that
+     * never follows redirects, with a connect timeout of the smaller of the call timeout and 10 s.
+     */
+    public Builder httpClient(HttpClient httpClient) {
+      this.httpClient = httpClient;
+      return this;
+    }
+
+    /** Settings of the legacy retrying {@link LlmClient#chat}; default {@link LegacyRetry#defaults()}. */
+    public Builder legacyRetry(LegacyRetry legacyRetry) {
+      this.legacyRetry = legacyRetry;
+      return this;
+    }
+
+    /** The largest successful response body read; a larger one is a malformed response. Default 16 MiB. */
+    public Builder maxResponseBytes(long maxResponseBytes) {
+      this.maxResponseBytes = maxResponseBytes;
+      return this;
+    }
+
+    /**
+     * Validates and builds the client.
+     *
+     * @throws IllegalArgumentException naming the setting that is invalid
+     */
+    public OllamaClient build() {
+      return new OllamaClient(this);
+    }
+  }
+}

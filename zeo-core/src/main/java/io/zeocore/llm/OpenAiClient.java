@@ -1,0 +1,220 @@
+package io.zeocore.llm;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.time.Duration;
+import java.util.List;
+import java.util.regex.Pattern;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * OpenAI's chat completions API and servers compatible with it: {@code POST {baseUrl}/chat/completions} with
+ * {@code Authorization: Bearer <api key>} (and {@code OpenAI-Organization} when set), reply in
+ * {@code choices[0].message.content}.
+ *
+ * <p>Request: {@code model} (the call's, else this client's), {@code messages} as {@code {role, content}} and, for
+ * the options that are set, {@code temperature}, {@code top_p}, {@code stop}, {@code seed} and the token limit — as
+ * {@code max_completion_tokens} for o-series models (a name starting with {@code o} and a digit, such as {@code o1} or
+ * {@code o3-mini}, ignoring case) and as {@code max_tokens} otherwise.
+ *
+ * <p>The API key is copied into a private character array when the client is built. It is sent only in the
+ * {@code Authorization} header; it is never logged, never written to the process environment, never part of
+ * {@link #toString()} or of an exception, and there is no accessor for it. The environment is not read either: pass
+ * the key explicitly (in Spring, {@code zeocore.llm.openai.api-key: ${OPENAI_API_KEY}}). A client without a key can
+ * be built, but every call fails before anything is sent with {@link LlmCallException.Reason#CONFIGURATION}.
+ *
+ * <p>Immutable and thread-safe; one instance shares one JDK {@link HttpClient}. See {@link LlmClient#chatOnce} for the
+ * timing and failure contract.
+ */
+public final class OpenAiClient extends HttpLlmClient {
+
+  /** {@code https://api.openai.com/v1}. */
+  public static final URI DEFAULT_BASE_URL = URI.create("https://api.openai.com/v1");
+  /** The reference's default model, {@code gpt-4o}. */
+  public static final String DEFAULT_MODEL = "gpt-4o";
+  /** The reference's default per-call timeout, 60 s. */
+  public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(60);
+
+  private static final Pattern O_SERIES = Pattern.compile("(?i)o[0-9].*");
+
+  private final ApiKey apiKey;
+  private final String organization;
+
+  private OpenAiClient(Builder builder) {
+    super("openai", builder.baseUrl, "/chat/completions", builder.model, builder.timeout, builder.httpClient,
+        builder.legacyRetry, builder.maxResponseBytes);
+    this.apiKey = builder.apiKey;
+    if (builder.organization != null && builder.organization.isBlank()) {
+      this.organization = null;
+    } else {
+      this.organization = builder.organization;
+    }
+  }
+
+  /**
+   * A client with the given settings (the {@code zeocore.llm.openai.*} properties) and defaults for the rest.
+   *
+   * @param baseUrl e.g. {@code https://api.openai.com/v1}; http or https, no user info, query or fragment
+   * @param apiKey the bearer key, or {@code null}/blank for none (calls then fail before dispatch)
+   * @param model the default model, e.g. {@code gpt-4o}
+   * @param timeout the per-call timeout, positive
+   * @param organization the {@code OpenAI-Organization} header, or {@code null}/blank for none
+   */
+  public OpenAiClient(URI baseUrl, String apiKey, String model, Duration timeout, String organization) {
+    this(builder().baseUrl(baseUrl).apiKey(apiKey).model(model).timeout(timeout).organization(organization));
+  }
+
+  /** A builder with {@link #DEFAULT_BASE_URL}, {@link #DEFAULT_MODEL}, {@link #DEFAULT_TIMEOUT} and no key. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Whether an API key was configured; without one every call fails before dispatch. */
+  public boolean hasApiKey() {
+    return apiKey != null;
+  }
+
+  /** The {@code OpenAI-Organization} header value, or {@code null}. */
+  public String organization() {
+    return organization;
+  }
+
+  @Override
+  ObjectNode requestBody(List<ChatMessage> messages, LlmOptions options, String model) {
+    ObjectNode body = JSON.createObjectNode();
+    body.put("model", model);
+    ArrayNode wireMessages = body.putArray("messages");
+    for (ChatMessage message : messages) {
+      wireMessages.addObject().put("role", message.role().wireValue()).put("content", message.content());
+    }
+    if (options.temperature() != null) {
+      body.put("temperature", options.temperature());
+    }
+    if (options.topP() != null) {
+      body.put("top_p", options.topP());
+    }
+    if (options.maxTokens() != null) {
+      body.put(O_SERIES.matcher(model).matches() ? "max_completion_tokens" : "max_tokens", options.maxTokens());
+    }
+    if (!options.stop().isEmpty()) {
+      ArrayNode stop = body.putArray("stop");
+      options.stop().forEach(stop::add);
+    }
+    if (options.seed() != null) {
+      body.put("seed", options.seed());
+    }
+    return body;
+  }
+
+  @Override
+  void addHeaders(HttpRequest.Builder request) throws LlmCallException {
+    if (apiKey == null) {
+      throw failure(LlmCallException.Reason.CONFIGURATION, false, "no API key configured", null);
+    }
+    request.header("Authorization", apiKey.bearer());
+    if (organization != null) {
+      request.header("OpenAI-Organization", organization);
+    }
+  }
+
+  @Override
+  String content(JsonNode root) {
+    return stringOrNull(root.path("choices").path(0).path("message").path("content"));
+  }
+
+  @Override
+  public String toString() {
+    return "OpenAiClient[baseUrl=" + baseUrl() + ", model=" + model() + ", timeout=" + timeout()
+        + ", apiKey=" + (apiKey == null ? "<none>" : apiKey) + ", organization=" + organization + "]";
+  }
+
+  /** Builds an {@link OpenAiClient}. Not thread-safe. */
+  public static final class Builder {
+
+    private URI baseUrl = DEFAULT_BASE_URL;
+    private ApiKey apiKey;
+    private String model = DEFAULT_MODEL;
+    private Duration timeout = DEFAULT_TIMEOUT;
+    private String organization;
+    private HttpClient httpClient;
+    private LegacyRetry legacyRetry = LegacyRetry.defaults();
+    private long maxResponseBytes = DEFAULT_MAX_RESPONSE_BYTES;
+
+    private Builder() {}
+
+    /** {@code zeocore.llm.openai.base-url}. */
+    public Builder baseUrl(URI baseUrl) {
+      this.baseUrl = baseUrl;
+      return this;
+    }
+
+    /** {@code zeocore.llm.openai.api-key}; {@code null} or blank for none. */
+    public Builder apiKey(String apiKey) {
+      this.apiKey = ApiKey.of(apiKey);
+      return this;
+    }
+
+    /** The key as characters (copied; the caller may then clear its array); {@code null} or blank for none. */
+    public Builder apiKey(char[] apiKey) {
+      this.apiKey = ApiKey.of(apiKey);
+      return this;
+    }
+
+    /** {@code zeocore.llm.openai.model}. */
+    public Builder model(String model) {
+      this.model = model;
+      return this;
+    }
+
+    /** {@code zeocore.llm.openai.timeout}: the per-call timeout. */
+    public Builder timeout(Duration timeout) {
+      this.timeout = timeout;
+      return this;
+    }
+
+    /** {@code zeocore.llm.openai.organization}; {@code null} or blank for none. */
+    public Builder organization(String organization) {
+      this.organization = organization;
+      return this;
+    }
+
+    /**
+     * The JDK client to send with (proxy, TLS, executor). It must not follow redirects (the key is a bearer
+     * credential). Default: a new client that never follows redirects, with a connect timeout of the smaller of the
+     * call timeout and 10 s.
+     */
+    public Builder httpClient(HttpClient httpClient) {
+      this.httpClient = httpClient;
+      return this;
+    }
+
+    /** Settings of the legacy retrying {@link LlmClient#chat}; default {@link LegacyRetry#defaults()}. */
+    public Builder legacyRetry(LegacyRetry legacyRetry) {
+      this.legacyRetry = legacyRetry;
+      return this;
+    }
+
+    /** The largest successful response body read; a larger one is a malformed response. Default 16 MiB. */
+    public Builder maxResponseBytes(long maxResponseBytes) {
+      this.maxResponseBytes = maxResponseBytes;
+      return this;
+    }
+
+    /**
+     * Validates and builds the client.
+     *
+     * @throws IllegalArgumentException naming the setting that is invalid
+     */
+    public OpenAiClient build() {
+      return new OpenAiClient(this);
+    }
+
+    @Override
+    public String toString() {
+      return "OpenAiClient.Builder[apiKey=" + (apiKey == null ? "<none>" : apiKey) + "]";
+    }
+  }
+}
