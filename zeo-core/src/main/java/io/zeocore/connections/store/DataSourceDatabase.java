@@ -1,0 +1,59 @@
+package io.zeocore.connections.store;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import javax.sql.DataSource;
+
+/**
+ * Connections borrowed from an application's {@link DataSource} (usually a pool), one per call. Connections are taken
+ * with {@link DataSource#getConnection()} directly, never through Spring's transaction synchronization: a store write
+ * must commit on its own, also when the caller is inside an application transaction, or "durable before dispatch"
+ * would silently become "durable when the caller commits".
+ */
+final class DataSourceDatabase implements StoreDatabase {
+
+  private final DataSource dataSource;
+  private final Dialect dialect;
+
+  DataSourceDatabase(DataSource dataSource, Dialect dialect) {
+    this.dataSource = dataSource;
+    this.dialect = dialect;
+  }
+
+  @Override
+  public Dialect dialect() {
+    return dialect;
+  }
+
+  @Override
+  public <T> T write(SqlWork<T> work) throws SQLException {
+    try (Connection connection = dataSource.getConnection()) {
+      SqlSession session = SqlSession.plain(connection);
+      boolean restore = Transactions.begin(dialect, session);
+      try {
+        T result;
+        try {
+          result = work.run(session);
+          Transactions.commit(dialect, session);
+        } catch (Throwable failure) {
+          Transactions.rollback(dialect, session, failure);
+          throw failure;
+        }
+        return result;
+      } finally {
+        Transactions.end(dialect, session, restore);
+      }
+    }
+  }
+
+  @Override
+  public <T> T read(SqlWork<T> work) throws SQLException {
+    try (Connection connection = dataSource.getConnection()) {
+      return work.run(SqlSession.plain(connection));
+    }
+  }
+
+  /** The data source belongs to the application; closing the store leaves it open. */
+  @Override
+  public void close() {}
+}

@@ -1,0 +1,141 @@
+package io.zeocore.connections.store;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A connection with small helpers for parameterized statements. On the embedded SQLite writer the prepared
+ * statements are cached for the connection's life (one {@code sqlite3_prepare} per distinct SQL text, not per call);
+ * on borrowed connections they are prepared and closed per call. Parameters are {@link String}, {@link Long},
+ * {@link Integer} or {@code null}.
+ */
+final class SqlSession {
+
+  private final Connection connection;
+  private final Map<String, PreparedStatement> cache;
+
+  private SqlSession(Connection connection, Map<String, PreparedStatement> cache) {
+    this.connection = connection;
+    this.cache = cache;
+  }
+
+  /** A session whose statements are kept open in {@code cache} (owned by the caller, used under its lock). */
+  static SqlSession caching(Connection connection, Map<String, PreparedStatement> cache) {
+    return new SqlSession(connection, cache);
+  }
+
+  /** A session that closes every statement after use. */
+  static SqlSession plain(Connection connection) {
+    return new SqlSession(connection, null);
+  }
+
+  Connection connection() {
+    return connection;
+  }
+
+  /** Executes an INSERT, UPDATE, DELETE or a statement without result rows; returns the update count. */
+  int update(String sql, Object... args) throws SQLException {
+    PreparedStatement statement = prepare(sql);
+    try {
+      bind(statement, args);
+      return statement.executeUpdate();
+    } finally {
+      release(statement);
+    }
+  }
+
+  /** Executes a statement that returns no rows and whose update count is meaningless (BEGIN, COMMIT, PRAGMA). */
+  void execute(String sql) throws SQLException {
+    PreparedStatement statement = prepare(sql);
+    try {
+      statement.execute();
+    } finally {
+      release(statement);
+    }
+  }
+
+  /** The first row read by {@code reader}, or {@code null} when there is none. */
+  <T> T first(String sql, RowReader<T> reader, Object... args) throws SQLException {
+    PreparedStatement statement = prepare(sql);
+    try {
+      bind(statement, args);
+      try (ResultSet rows = statement.executeQuery()) {
+        return rows.next() ? reader.read(rows) : null;
+      }
+    } finally {
+      release(statement);
+    }
+  }
+
+  /** Every row, in result order. */
+  <T> List<T> list(String sql, RowReader<T> reader, Object... args) throws SQLException {
+    PreparedStatement statement = prepare(sql);
+    try {
+      bind(statement, args);
+      List<T> values = new ArrayList<>();
+      try (ResultSet rows = statement.executeQuery()) {
+        while (rows.next()) {
+          values.add(reader.read(rows));
+        }
+      }
+      return values;
+    } finally {
+      release(statement);
+    }
+  }
+
+  /** Whether the query returns at least one row. */
+  boolean exists(String sql, Object... args) throws SQLException {
+    return first(sql, row -> Boolean.TRUE, args) != null;
+  }
+
+  private PreparedStatement prepare(String sql) throws SQLException {
+    if (cache == null) {
+      return connection.prepareStatement(sql);
+    }
+    PreparedStatement statement = cache.get(sql);
+    if (statement == null) {
+      statement = connection.prepareStatement(sql);
+      cache.put(sql, statement);
+    }
+    return statement;
+  }
+
+  private void release(PreparedStatement statement) throws SQLException {
+    if (cache == null) {
+      statement.close();
+    } else {
+      statement.clearParameters();
+    }
+  }
+
+  private static void bind(PreparedStatement statement, Object[] args) throws SQLException {
+    for (int i = 0; i < args.length; i++) {
+      Object arg = args[i];
+      int index = i + 1;
+      if (arg == null) {
+        statement.setNull(index, Types.NULL);
+      } else if (arg instanceof String text) {
+        statement.setString(index, text);
+      } else if (arg instanceof Long number) {
+        statement.setLong(index, number);
+      } else if (arg instanceof Integer number) {
+        statement.setInt(index, number);
+      } else {
+        throw new IllegalArgumentException("unsupported sql parameter type " + arg.getClass().getName());
+      }
+    }
+  }
+
+  /** A new statement cache for one connection. */
+  static Map<String, PreparedStatement> newCache() {
+    return new HashMap<>();
+  }
+}

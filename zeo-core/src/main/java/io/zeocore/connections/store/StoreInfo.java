@@ -1,0 +1,31 @@
+package io.zeocore.connections.store;
+
+import java.nio.file.Path;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * A read-only health snapshot of a {@link JdbcConnectionStore}, for health indicators and diagnostics. Never carries a
+ * JDBC URL, user name or password.
+ *
+ * @param dialect the store's dialect
+ * @param reachable whether a query against the database succeeded just now
+ * @param schemaVersion the applied ZeoCore schema version, or {@code null} when unreachable or never migrated
+ * @param databaseFile the embedded SQLite file, or {@code null} when the store runs on a data source
+ * @param fileModes the permissions ({@code rw-------} form) of the embedded file and each side file that exists, keyed
+ *     by file name; empty when not embedded or the file system has no POSIX permissions
+ * @param failure why the store is unreachable, or {@code null} when reachable
+ */
+public record StoreInfo(
+    Dialect dialect,
+    boolean reachable,
+    String schemaVersion,
+    Path databaseFile,
+    Map<String, String> fileModes,
+    String failure) {
+
+  public StoreInfo {
+    fileModes = fileModes == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(fileModes));
+  }
+}

@@ -1,0 +1,301 @@
+package io.zeocore.connections.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The schema's own guarantees, exercised through plain JDBC connections that have none of ZeoCore's driver settings
+ * (no {@code recursive_triggers}, no {@code foreign_keys}): the triggers must hold on any connection.
+ */
+class ZeoCoreSchemaTest {
+
+  @TempDir
+  Path temp;
+
+  private Path file;
+
+  @BeforeEach
+  void migrate() {
+    file = temp.resolve("zeocore.db");
+    try (SqliteDatabase database = SqliteDatabase.open(file)) {
+      ZeoCoreSchema.Migration migration = ZeoCoreSchema.migrate(database.migrationDataSource(), Dialect.SQLITE);
+      assertThat(migration.schemaVersion()).isEqualTo("2");
+      assertThat(migration.migrationsExecuted()).isEqualTo(2);
+    }
+  }
+
+  @Test
+  void migratingAgainAppliesNothingAndKeepsTheVersion() throws Exception {
+    try (SqliteDatabase database = SqliteDatabase.open(file)) {
+      ZeoCoreSchema.Migration again = ZeoCoreSchema.migrate(database.migrationDataSource(), Dialect.SQLITE);
+      assertThat(again.migrationsExecuted()).isZero();
+      assertThat(again.schemaVersion()).isEqualTo("2");
+      assertThat(ZeoCoreSchema.appliedVersion(database.migrationDataSource(), Dialect.SQLITE)).contains("2");
+    }
+  }
+
+  @Test
+  void keepsItsHistoryInItsOwnTableAndCreatesTheReferenceTables() throws Exception {
+    try (Connection raw = raw()) {
+      List<String> tables = strings(raw, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name");
+      assertThat(tables).contains("zeocore_schema_history", "connections", "connector_revisions", "executions",
+          "execution_history", "execution_transitions", "receipts", "evidence_references", "confirmation_evidence",
+          "authorization_nonces", "observations", "observation_receipts");
+      assertThat(tables).doesNotContain("flyway_schema_history");
+    }
+  }
+
+  @Test
+  void reportsNoVersionForADatabaseNeverMigrated() throws Exception {
+    try (SqliteDatabase other = SqliteDatabase.open(temp.resolve("other.db"))) {
+      assertThat(ZeoCoreSchema.appliedVersion(other.migrationDataSource(), Dialect.SQLITE)).isEmpty();
+    }
+  }
+
+  @Test
+  void migratesNextToAnApplicationsOwnTables() throws Exception {
+    Path appFile = temp.resolve("app.db");
+    try (SqliteDatabase app = SqliteDatabase.open(appFile)) {
+      app.database().write(s -> s.update("CREATE TABLE orders (id INTEGER PRIMARY KEY)"));
+      ZeoCoreSchema.Migration migration = ZeoCoreSchema.migrate(app.migrationDataSource(), Dialect.SQLITE);
+      assertThat(migration.schemaVersion()).isEqualTo("2");
+      boolean kept = app.database().read(s -> s.exists("SELECT 1 FROM sqlite_master WHERE name = 'orders'"));
+      assertThat(kept).isTrue();
+    }
+  }
+
+  @Test
+  void refusesADatabaseMigratedByANewerZeoCore() throws Exception {
+    try (Connection raw = raw(); Statement statement = raw.createStatement()) {
+      statement.executeUpdate("INSERT INTO zeocore_schema_history (installed_rank, version, description, type, script,"
+          + " checksum, installed_by, execution_time, success) VALUES (99, '99', 'future', 'SQL', 'V99__future.sql',"
+          + " 0, 'test', 0, 1)");
+    }
+    try (SqliteDatabase database = SqliteDatabase.open(file)) {
+      assertThatThrownBy(() -> ZeoCoreSchema.migrate(database.migrationDataSource(), Dialect.SQLITE))
+          .isInstanceOf(IllegalStateException.class)
+          .hasMessageContaining("newer than this ZeoCore build");
+    }
+  }
+
+  @Test
+  void historyIsWrittenByTheSchemaForEveryStateChange() throws Exception {
+    try (Connection raw = raw()) {
+      insertExecution(raw, "e1", "k1", 1);
+      advance(raw, "e1", "CREATED", "AUTHORIZATION_VERIFIED", 11);
+      advance(raw, "e1", "AUTHORIZATION_VERIFIED", "PREPARED", 12);
+      assertThat(strings(raw, "SELECT state || '@' || recorded_at FROM execution_history WHERE execution_id = 'e1'"
+          + " ORDER BY sequence"))
+          .containsExactly("CREATED@10", "AUTHORIZATION_VERIFIED@11", "PREPARED@12");
+    }
+  }
+
+  @Test
+  void stateChangesOutsideTheTransitionTableAreRefused() throws Exception {
+    try (Connection raw = raw()) {
+      insertExecution(raw, "e1", "k1", 1);
+      assertRefused(raw, "UPDATE executions SET state = 'DISPATCH_STARTED', updated_at = 20 WHERE execution_id = 'e1'",
+          "transition is not allowed");
+      assertRefused(raw, "UPDATE executions SET updated_at = 20 WHERE execution_id = 'e1'",
+          "transition is not allowed");
+      advance(raw, "e1", "CREATED", "AUTHORIZATION_VERIFIED", 11);
+      assertRefused(raw, "UPDATE executions SET state = 'CREATED', updated_at = 12 WHERE execution_id = 'e1'",
+          "transition is not allowed");
+      assertRefused(raw, "UPDATE executions SET state = 'PREPARED', updated_at = 5 WHERE execution_id = 'e1'",
+          "updated_at must be monotonic");
+      assertRefused(raw, "UPDATE executions SET state = 'PREPARED', updated_at = 12, request_digest = 'x'"
+          + " WHERE execution_id = 'e1'", "execution identity is immutable");
+      assertRefused(raw, "INSERT INTO execution_transitions VALUES ('SUCCEEDED', 'CREATED')",
+          "transition table is fixed");
+      assertRefused(raw, "DELETE FROM execution_transitions", "transition table is fixed");
+      assertRefused(raw, "DELETE FROM executions", "never deleted");
+    }
+  }
+
+  @Test
+  void theFirstStateIsCreatedAndTheIdempotencyIdentityIsUniqueExceptForRefusals() throws Exception {
+    try (Connection raw = raw()) {
+      assertRefused(raw, executionInsert("e0", "k1", 1).replace("'CREATED'", "'PREPARED'"),
+          "first persisted state must be CREATED");
+      insertExecution(raw, "e1", "k1", 1);
+      assertRefused(raw, executionInsert("e2", "k1", 1), "idempotency identity already exists");
+      assertRefused(raw, executionInsert("e1", "k9", 1), "execution id or idempotency identity already exists");
+      insertExecution(raw, "e3", "k1", 0);
+      insertExecution(raw, "e4", "k1", 0);
+      assertRefused(raw, executionInsert("e5", "k1", 1).replace("INSERT", "INSERT OR REPLACE"),
+          "idempotency identity already exists");
+    }
+  }
+
+  @Test
+  void appendOnlyTablesRefuseUpdateDeleteAndInsertOrReplace() throws Exception {
+    try (Connection raw = raw()) {
+      insertExecution(raw, "e1", "k1", 1);
+      exec(raw, "INSERT INTO authorization_nonces VALUES ('org', 'n1', 10)");
+      exec(raw, "INSERT INTO evidence_references (organization_id, execution_id, evidence_ref) VALUES"
+          + " ('org', 'e1', 'ref1')");
+      exec(raw, "INSERT INTO confirmation_evidence VALUES ('org', 'e1', 'ref1', 10, '" + "a".repeat(64) + "')");
+      exec(raw, "INSERT INTO connector_revisions VALUES ('org', 'r1', '{}')");
+      advance(raw, "e1", "CREATED", "REFUSED", 11, 11L);
+      exec(raw, "INSERT INTO receipts (organization_id, execution_id, connection_id, final_state, error_code,"
+          + " error_message, recorded_at) VALUES ('org', 'e1', 'c1', 'REFUSED', 'REQUEST_REFUSED', 'refused', 11)");
+
+      String[][] cases = {
+          {"execution_history", "state = 'CREATED'",
+              "INSERT OR REPLACE INTO execution_history (sequence, organization_id, execution_id, state, recorded_at)"
+                  + " SELECT sequence, organization_id, execution_id, state, recorded_at FROM execution_history"
+                  + " WHERE state = 'CREATED'"},
+          {"receipts", "1 = 1",
+              "INSERT OR REPLACE INTO receipts (organization_id, execution_id, connection_id, final_state,"
+                  + " error_code, error_message, recorded_at) VALUES ('org', 'e1', 'c1', 'REFUSED', 'REQUEST_REFUSED',"
+                  + " 'other', 11)"},
+          {"evidence_references", "1 = 1",
+              "INSERT OR REPLACE INTO evidence_references (organization_id, execution_id, evidence_ref) VALUES"
+                  + " ('org', 'e1', 'ref1')"},
+          {"confirmation_evidence", "1 = 1",
+              "INSERT OR REPLACE INTO confirmation_evidence VALUES ('org', 'e1', 'ref1', 99, '" + "b".repeat(64)
+                  + "')"},
+          {"authorization_nonces", "1 = 1",
+              "INSERT OR REPLACE INTO authorization_nonces VALUES ('org', 'n1', 99)"},
+          {"connector_revisions", "1 = 1",
+              "INSERT OR REPLACE INTO connector_revisions VALUES ('org', 'r1', '{\"changed\":true}')"},
+      };
+      for (String[] c : cases) {
+        String table = c[0];
+        String column = firstColumn(raw, table);
+        assertRefused(raw, "UPDATE " + table + " SET " + column + " = " + column + " WHERE " + c[1], "zeocore-");
+        assertRefused(raw, "DELETE FROM " + table, "zeocore-");
+        assertRefused(raw, c[2], "zeocore-");
+        assertRefused(raw, c[2].replace("OR REPLACE", "OR IGNORE").replace("INSERT OR IGNORE", "INSERT"),
+            "zeocore-");
+      }
+      assertThat(strings(raw, "SELECT error_message FROM receipts")).containsExactly("refused");
+      assertThat(strings(raw, "SELECT recorded_at FROM authorization_nonces")).containsExactly("10");
+      assertThat(strings(raw, "SELECT document FROM connector_revisions")).containsExactly("{}");
+    }
+  }
+
+  @Test
+  void receiptsMustMatchTheExecutionAndPointAtPersistedAmbiguity() throws Exception {
+    try (Connection raw = raw()) {
+      insertExecution(raw, "e1", "k1", 1);
+      advance(raw, "e1", "CREATED", "AUTHORIZATION_VERIFIED", 11);
+      advance(raw, "e1", "AUTHORIZATION_VERIFIED", "PREPARED", 12);
+      advance(raw, "e1", "PREPARED", "DISPATCH_STARTED", 13);
+      assertRefused(raw, receipt("e1", "c1", "AMBIGUOUS", 14, null), "receipt state does not match execution");
+      advance(raw, "e1", "DISPATCH_STARTED", "AMBIGUOUS", 14);
+      assertRefused(raw, receipt("e1", "other", "AMBIGUOUS", 14, null), "receipt connection mismatch");
+      assertRefused(raw, receipt("e9", "c1", "AMBIGUOUS", 14, null), "receipt execution does not exist");
+      exec(raw, receipt("e1", "c1", "AMBIGUOUS", 14, null));
+      assertRefused(raw, receipt("e1", "c1", "AMBIGUOUS", 15, null), "ambiguity receipt already exists");
+      advance(raw, "e1", "AMBIGUOUS", "FAILED_SAFE", 16, 16L);
+      assertRefused(raw, receipt("e1", "c1", "FAILED_SAFE", 16, 13L),
+          "resolving receipt does not reference persisted ambiguity");
+      exec(raw, receipt("e1", "c1", "FAILED_SAFE", 16, 14L));
+      assertRefused(raw, receipt("e1", "c1", "FAILED_SAFE", 17, 14L), "outcome receipt already exists");
+    }
+  }
+
+  @Test
+  void observationsMoveOnceFromClaimedToTerminal() throws Exception {
+    try (Connection raw = raw()) {
+      exec(raw, "INSERT INTO observations VALUES ('org', 'o1', 'c1', 'r1', 'op', 'a1', 'k1', 'd1', 'd2', 'CLAIMED',"
+          + " 10, NULL)");
+      assertRefused(raw, "INSERT INTO observations VALUES ('org', 'o2', 'c1', 'r1', 'op', 'a1', 'k1', 'd1', 'd2',"
+          + " 'CLAIMED', 10, NULL)", "idempotency identity already exists");
+      assertRefused(raw, "UPDATE observations SET state = 'CLAIMED' WHERE observation_id = 'o1'",
+          "committed observation must be terminal");
+      exec(raw, "UPDATE observations SET state = 'CONFIRMED', completed_at = 11 WHERE observation_id = 'o1'");
+      assertRefused(raw, "UPDATE observations SET state = 'FAILED_SAFE' WHERE observation_id = 'o1'",
+          "already terminal");
+      assertRefused(raw, "INSERT INTO observation_receipts (organization_id, observation_id, connection_id,"
+          + " final_state, request_digest, error_code, error_message, recorded_at) VALUES ('org', 'o1', 'c1',"
+          + " 'FAILED_SAFE', 'd2', 'PROVIDER_UNAVAILABLE', 'x', 11)", "does not match its record");
+      exec(raw, "INSERT INTO observation_receipts (organization_id, observation_id, connection_id, final_state,"
+          + " request_digest, result_digest, inline_result, recorded_at) VALUES ('org', 'o1', 'c1', 'CONFIRMED',"
+          + " 'd2', 'sha256:x', '{}', 11)");
+      assertRefused(raw, "INSERT OR REPLACE INTO observation_receipts (organization_id, observation_id,"
+          + " connection_id, final_state, request_digest, result_digest, inline_result, recorded_at) VALUES ('org',"
+          + " 'o1', 'c1', 'CONFIRMED', 'd2', 'sha256:y', '[]', 11)", "observation outcome already exists");
+      assertRefused(raw, "DELETE FROM observation_receipts", "append-only");
+      assertRefused(raw, "DELETE FROM observations", "never deleted");
+    }
+  }
+
+  private Connection raw() throws SQLException {
+    return DriverManager.getConnection("jdbc:sqlite:" + file);
+  }
+
+  private static String executionInsert(String id, String key, int holdsIdentity) {
+    return "INSERT INTO executions VALUES ('org', '" + id + "', 'c1', 'r1', 'op', 'a1', '" + key + "', 'ad', 'rd', "
+        + holdsIdentity + ", 'CREATED', 10, 10, NULL)";
+  }
+
+  private static void insertExecution(Connection raw, String id, String key, int holdsIdentity) throws SQLException {
+    exec(raw, executionInsert(id, key, holdsIdentity));
+  }
+
+  private static void advance(Connection raw, String id, String from, String to, long at) throws SQLException {
+    advance(raw, id, from, to, at, null);
+  }
+
+  private static void advance(Connection raw, String id, String from, String to, long at, Long completedAt)
+      throws SQLException {
+    int updated;
+    // a prepared statement's update count excludes rows written by triggers (a plain Statement's does not)
+    try (PreparedStatement statement = raw.prepareStatement("UPDATE executions SET state = ?, updated_at = ?,"
+        + " completed_at = ? WHERE execution_id = ? AND state = ?")) {
+      statement.setString(1, to);
+      statement.setLong(2, at);
+      statement.setObject(3, completedAt);
+      statement.setString(4, id);
+      statement.setString(5, from);
+      updated = statement.executeUpdate();
+    }
+    assertThat(updated).isEqualTo(1);
+  }
+
+  private static String receipt(String id, String connection, String state, long at, Long resolves) {
+    String error = state.equals("AMBIGUOUS") ? "'RESULT_AMBIGUOUS'" : "'FAILED_SAFE'";
+    return "INSERT INTO receipts (organization_id, execution_id, connection_id, final_state, error_code,"
+        + " error_message, recorded_at, resolved_at, reconciliation_evidence, resolves_ambiguous_recorded_at) VALUES"
+        + " ('org', '" + id + "', '" + connection + "', '" + state + "', " + error + ", 'm', " + at + ", "
+        + (resolves == null ? "NULL, NULL, NULL" : at + ", 'ev', " + resolves) + ")";
+  }
+
+  private static void exec(Connection raw, String sql) throws SQLException {
+    try (Statement statement = raw.createStatement()) {
+      statement.executeUpdate(sql);
+    }
+  }
+
+  private static void assertRefused(Connection raw, String sql, String message) {
+    assertThatThrownBy(() -> exec(raw, sql)).as(sql).isInstanceOf(SQLException.class).hasMessageContaining(message);
+  }
+
+  private static String firstColumn(Connection raw, String table) throws SQLException {
+    return strings(raw, "SELECT name FROM pragma_table_info('" + table + "') ORDER BY cid LIMIT 1").get(0);
+  }
+
+  private static List<String> strings(Connection raw, String sql) throws SQLException {
+    List<String> values = new ArrayList<>();
+    try (Statement statement = raw.createStatement(); var rows = statement.executeQuery(sql)) {
+      while (rows.next()) {
+        values.add(rows.getString(1));
+      }
+    }
+    return values;
+  }
+}
