@@ -3,6 +3,9 @@ package io.zeocore.sample.summaries;
 import io.zeocore.execution.AttemptRecord;
 import io.zeocore.execution.ResilientExecutionResult;
 import java.util.List;
+import java.util.Map;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
@@ -25,6 +28,12 @@ public class SummaryController {
   public SummaryResponse summarize(@RequestParam(defaultValue = "summarize") String policy,
       @RequestBody String text) {
     return SummaryResponse.of(policy, summaries.summarize(policy, text));
+  }
+
+  /** An unknown policy name: the service refused before any target ran. */
+  @ExceptionHandler(IllegalArgumentException.class)
+  ResponseEntity<Map<String, String>> unknownPolicy(IllegalArgumentException refused) {
+    return ResponseEntity.badRequest().body(Map.of("error", String.valueOf(refused.getMessage())));
   }
 
   /** The evidence of one run, with times in milliseconds. */
