@@ -144,8 +144,10 @@ class ZeoCoreStarterApplicationTests {
         .run().close();
   }
 
+  /** An application without a database: the test classpath has Boot's JDBC and Flyway modules, this app uses neither. */
   @SpringBootConfiguration
-  @EnableAutoConfiguration
+  @EnableAutoConfiguration(excludeName = {"org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration",
+      "org.springframework.boot.flyway.autoconfigure.FlywayAutoConfiguration"})
   @Import({QuoteService.class, ExecutionEvents.class})
   static class QuoteApplication {}
 

@@ -1,7 +1,9 @@
 package io.zeocore.autoconfigure.metrics;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.zeocore.autoconfigure.connections.ZeoCoreConnectionsAutoConfiguration;
 import io.zeocore.autoconfigure.execution.ZeoCoreExecutionAutoConfiguration;
+import io.zeocore.connections.store.JdbcConnectionStore;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -11,14 +13,17 @@ import org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterR
 import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
 import org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 
 /**
  * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration Auto-configuration} of ZeoCore's Micrometer
- * meters. Active when Micrometer is on the classpath and a {@link MeterRegistry} bean exists; switched off by
+ * meters: {@link ZeoCoreExecutionMetrics} always, {@link ZeoCoreEffectMetrics} when ZeoCore's store exists. Active
+ * when Micrometer is on the classpath and a {@link MeterRegistry} bean exists; switched off by
  * {@code zeocore.metrics.enabled=false}.
  */
 @AutoConfiguration(after = {MetricsAutoConfiguration.class, CompositeMeterRegistryAutoConfiguration.class,
-    SimpleMetricsExportAutoConfiguration.class, ZeoCoreExecutionAutoConfiguration.class})
+    SimpleMetricsExportAutoConfiguration.class, ZeoCoreExecutionAutoConfiguration.class,
+    ZeoCoreConnectionsAutoConfiguration.class})
 @ConditionalOnClass(MeterRegistry.class)
 @ConditionalOnBean(MeterRegistry.class)
 @ConditionalOnBooleanProperty(name = "zeocore.metrics.enabled", matchIfMissing = true)
@@ -28,5 +33,16 @@ public final class ZeoCoreMetricsAutoConfiguration {
   @ConditionalOnMissingBean
   ZeoCoreExecutionMetrics zeoCoreExecutionMetrics(MeterRegistry registry) {
     return new ZeoCoreExecutionMetrics(registry);
+  }
+
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnBean(JdbcConnectionStore.class)
+  static class EffectMetricsConfiguration {
+
+    @Bean
+    @ConditionalOnMissingBean
+    ZeoCoreEffectMetrics zeoCoreEffectMetrics(MeterRegistry registry, JdbcConnectionStore store) {
+      return new ZeoCoreEffectMetrics(registry, store);
+    }
   }
 }

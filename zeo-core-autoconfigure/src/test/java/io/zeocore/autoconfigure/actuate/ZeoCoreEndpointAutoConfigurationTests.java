@@ -4,9 +4,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.zeocore.autoconfigure.actuate.ZeoCoreEndpoint.PolicyDescriptor;
 import io.zeocore.autoconfigure.actuate.ZeoCoreEndpoint.ZeoCoreDescriptor;
+import io.zeocore.autoconfigure.connections.EffectFixtures;
+import io.zeocore.autoconfigure.connections.ZeoCoreConnectionsAutoConfiguration;
 import io.zeocore.autoconfigure.execution.ZeoCoreExecutionAutoConfiguration;
+import io.zeocore.connections.EffectOrchestrator;
+import io.zeocore.connections.ExecutionState;
+import io.zeocore.connections.store.JdbcConnectionStore;
+import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.FilteredClassLoader;
@@ -49,9 +57,32 @@ class ZeoCoreEndpointAutoConfigurationTests {
   }
 
   @Test
+  void countsEffectsByStateWhenTheStoreExists(@TempDir Path temp) throws Exception {
+    contextRunner.withConfiguration(AutoConfigurations.of(ZeoCoreConnectionsAutoConfiguration.class))
+        .withPropertyValues("management.endpoints.web.exposure.include=zeocore",
+            "zeocore.connections.store.path=" + temp.resolve("zeocore.db"),
+            "zeocore.connections.recovery.enabled=false")
+        .withPropertyValues(EffectFixtures.authorizationProperties(EffectFixtures.writePublicKey(temp)))
+        .run(context -> {
+          EffectFixtures.saveConnection(context.getBean(JdbcConnectionStore.class));
+          EffectFixtures.refund(context.getBean(EffectOrchestrator.class), "exec-1");
+
+          Map<String, Long> effects = context.getBean(ZeoCoreEndpoint.class).zeocore().effects();
+
+          assertThat(effects).hasSize(ExecutionState.values().length).containsEntry("SUCCEEDED", 1L)
+              .containsEntry("AMBIGUOUS", 0L);
+        });
+  }
+
+  @Test
   void showsNoPoliciesWhenExecutionIsDisabled() {
     contextRunner.withPropertyValues("management.endpoints.web.exposure.include=zeocore",
         "zeocore.execution.enabled=false")
-        .run(context -> assertThat(context.getBean(ZeoCoreEndpoint.class).zeocore().policies()).isEmpty());
+        .run(context -> {
+          ZeoCoreDescriptor descriptor = context.getBean(ZeoCoreEndpoint.class).zeocore();
+          assertThat(descriptor.policies()).isEmpty();
+          assertThat(descriptor.effects()).isNull();
+          assertThat(JsonMapper.builder().build().writeValueAsString(descriptor)).isEqualTo("{\"policies\":{}}");
+        });
   }
 }

@@ -5,13 +5,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.zeocore.autoconfigure.connections.EffectFixtures;
+import io.zeocore.autoconfigure.connections.ZeoCoreConnectionsAutoConfiguration;
 import io.zeocore.autoconfigure.execution.ZeoCoreExecutionAutoConfiguration;
+import io.zeocore.connections.EffectOrchestrator;
+import io.zeocore.connections.store.JdbcConnectionStore;
 import io.zeocore.autoconfigure.execution.ZeoCoreExecutions;
 import io.zeocore.execution.AttemptError;
 import io.zeocore.execution.FailureKind;
 import io.zeocore.execution.SyncExecutionTarget;
+import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration;
 import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
@@ -51,6 +57,27 @@ class ZeoCoreMetricsAutoConfigurationTests {
       assertThat(duration.count()).isEqualTo(2);
       assertThat(registry.find(ZeoCoreExecutionMetrics.DURATION).tag("outcome", "exhausted").timer()).isNull();
     });
+  }
+
+  @Test
+  void countsEffectTransitionsByOperationAndStateAndGaugesAmbiguousEffects(@TempDir Path temp) throws Exception {
+    contextRunner.withConfiguration(AutoConfigurations.of(ZeoCoreConnectionsAutoConfiguration.class))
+        .withPropertyValues("zeocore.connections.store.path=" + temp.resolve("zeocore.db"),
+            "zeocore.connections.recovery.enabled=false")
+        .withPropertyValues(EffectFixtures.authorizationProperties(EffectFixtures.writePublicKey(temp)))
+        .run(context -> {
+          EffectFixtures.saveConnection(context.getBean(JdbcConnectionStore.class));
+          EffectOrchestrator orchestrator = context.getBean(EffectOrchestrator.class);
+          EffectFixtures.refund(orchestrator, "exec-1");
+          EffectFixtures.ambiguousRefund(orchestrator, "exec-2");
+
+          MeterRegistry registry = context.getBean(MeterRegistry.class);
+          assertThat(registry.get(ZeoCoreEffectMetrics.EFFECTS).tags("operation", "create_refund",
+              "state", "dispatch_started").counter().count()).isEqualTo(2.0);
+          assertThat(registry.get(ZeoCoreEffectMetrics.EFFECTS).tags("operation", "create_refund",
+              "state", "succeeded").counter().count()).isEqualTo(1.0);
+          assertThat(registry.get(ZeoCoreEffectMetrics.AMBIGUOUS).gauge().value()).isEqualTo(1.0);
+        });
   }
 
   @Test
