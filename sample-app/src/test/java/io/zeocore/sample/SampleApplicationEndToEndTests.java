@@ -89,7 +89,7 @@ class SampleApplicationEndToEndTests {
     assertThat(result.path("outcome").asString()).isEqualTo("succeeded");
     assertThat(result.path("selectedTargetId").asString()).isEqualTo("text-stats");
     assertThat(result.path("executionMode").asString()).isEqualTo("live");
-    assertThat(result.path("summary").asString()).startsWith("7 words in 1 lines");
+    assertThat(result.path("summary").asString()).startsWith("8 words in 1 lines");
     JsonNode attempts = result.path("attempts");
     assertThat(texts(attempts, "targetId")).containsExactly("ollama-local", "text-stats");
     assertThat(attempts.get(0).path("failureKind").asString()).isEqualTo("transient");
@@ -122,7 +122,7 @@ class SampleApplicationEndToEndTests {
   }
 
   @Test
-  void paymentIsDispatchedOnceWithDurableHistoryAndItsReplayIsRefused() throws Exception {
+  void paymentIsDispatchedOnceWithDurableHistoryAndAReplayedAuthorizationNeverDispatchesAgain() throws Exception {
     int before = ledger.dispatchCount();
     JsonNode outcome = pay("{\"amountCents\":1250,\"reference\":\"inv-1\"}");
     assertThat(outcome.path("state").asString()).isEqualTo("SUCCEEDED");
@@ -138,10 +138,15 @@ class SampleApplicationEndToEndTests {
 
     HttpResponse<String> replay = post("/api/payments/" + executionId + "/replay", "application/json", "");
     assertThat(replay.statusCode()).isEqualTo(200);
-    JsonNode refused = JSON.readTree(replay.body());
-    assertThat(refused.path("state").asString()).isEqualTo("REFUSED");
-    assertThat(refused.path("refusalReason").asString()).isEqualTo("REPLAYED");
+    // the same authorization again is the idempotent-replay path: the existing execution, no second dispatch
+    JsonNode replayed = JSON.readTree(replay.body());
+    assertThat(replayed.path("executionId").asString()).isEqualTo(executionId);
+    assertThat(replayed.path("state").asString()).isEqualTo("SUCCEEDED");
+    assertThat(replayed.path("refusalReason").isNull()).isTrue();
     assertThat(ledger.dispatchCount()).isEqualTo(before + 1);
+    JsonNode after = JSON.readTree(get("/api/payments/" + executionId).body());
+    assertThat(after.path("history").size()).isEqualTo(5);
+    assertThat(after.path("receipts").size()).isEqualTo(1);
   }
 
   @Test

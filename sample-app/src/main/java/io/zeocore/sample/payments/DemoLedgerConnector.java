@@ -15,6 +15,7 @@ import io.zeocore.connections.OperationId;
 import io.zeocore.connections.OrganizationId;
 import io.zeocore.connections.RiskClass;
 import io.zeocore.connections.SecretRef;
+import io.zeocore.connections.admission.ConnectorAdmission;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -44,11 +45,16 @@ public class DemoLedgerConnector implements ApplicationRunner {
 
   @Override
   public void run(ApplicationArguments args) {
+    ConnectorRevision revision = revision();
+    // the same admission rules the orchestrator applies before every effect, checked once at start-up
+    ConnectorAdmission.validateConnectorRevision(revision);
     if (store.getConnectorRevision(ORGANIZATION, REVISION).isEmpty()) {
-      store.saveConnectorRevision(ORGANIZATION, revision());
+      store.saveConnectorRevision(ORGANIZATION, revision);
     }
     if (store.getConnection(ORGANIZATION, CONNECTION).isEmpty()) {
-      store.saveConnection(ORGANIZATION, connection());
+      Connection connection = connection();
+      ConnectorAdmission.validateConnectionAdmission(connection, revision);
+      store.saveConnection(ORGANIZATION, connection);
     }
   }
 
@@ -63,7 +69,7 @@ public class DemoLedgerConnector implements ApplicationRunner {
     requestSchema.put("properties", properties);
     BusinessOperation postPayment = new BusinessOperation(POST_PAYMENT, EffectKind.FINANCIAL, requestSchema,
         Map.of("type", "object"), "https://ledger.example.com", "POST", "/v1/payments", List.of("api_key"),
-        List.of(), IdempotencyMode.KERNEL_MANAGED, "lookup_by_execution_id", null);
+        List.of("$.reference"), IdempotencyMode.KERNEL_MANAGED, "lookup_by_execution_id", null);
     return new ConnectorRevision(CONNECTOR, REVISION, "demo-ledger", "api_key", "GET /v1/account", "GET /v1/health",
         "header:Authorization", "default", "1", List.of("https://ledger.example.com"), List.of("payments:write"),
         List.of(postPayment), 16_384, 65_536, 10.0, false, RiskClass.HIGH, false, "lookup_by_execution_id", null,

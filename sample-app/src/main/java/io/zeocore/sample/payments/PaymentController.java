@@ -1,13 +1,17 @@
 package io.zeocore.sample.payments;
 
 import io.zeocore.connections.EffectExecutionResult;
+import io.zeocore.connections.EffectPreflightException;
 import io.zeocore.connections.Execution;
 import io.zeocore.connections.ExecutionId;
 import io.zeocore.connections.ExecutionReceipt;
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -17,7 +21,7 @@ import org.springframework.web.bind.annotation.RestController;
 
 /**
  * {@code /api/payments}: submit a payment (a durable effect), read an execution's history and receipts, and replay
- * an earlier authorization to see it refused.
+ * an earlier authorization to see that it never dispatches twice.
  */
 @RestController
 @RequestMapping("/api/payments")
@@ -52,6 +56,17 @@ public class PaymentController {
             payments.receipts(id).stream().map(Receipt::of).toList()))
         .map(ResponseEntity::ok)
         .orElse(ResponseEntity.notFound().build());
+  }
+
+  /** An authorized request that failed a preflight check: nothing was persisted or dispatched. */
+  @ExceptionHandler(EffectPreflightException.class)
+  ResponseEntity<Map<String, String>> preflightFailed(EffectPreflightException failure) {
+    Map<String, String> body = new LinkedHashMap<>();
+    body.put("preflight", failure.code().name());
+    if (failure.admissionCode() != null) {
+      body.put("admission", failure.admissionCode().name());
+    }
+    return ResponseEntity.unprocessableContent().body(body);
   }
 
   /** What the orchestrator returned. */

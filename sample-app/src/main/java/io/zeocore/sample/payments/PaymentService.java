@@ -64,7 +64,10 @@ public class PaymentService {
     return result;
   }
 
-  /** Sends the exact authorization and body of an earlier payment again: the orchestrator refuses the replay. */
+  /**
+   * Sends the exact authorization and body of an earlier payment again. Its nonce is spent, so the orchestrator takes
+   * the idempotent-replay path: it answers with the existing execution and never dispatches a second time.
+   */
   public Optional<EffectExecutionResult> replay(ExecutionId executionId) {
     Submitted earlier = submitted.get(executionId);
     if (earlier == null) {
