@@ -34,6 +34,7 @@ public final class SampleWorkspace implements EnvironmentPostProcessor {
   public void postProcessEnvironment(ConfigurableEnvironment environment, SpringApplication application) {
     Path dataDir = dataDir(environment.getProperty(DATA_DIR_PROPERTY, "./data"));
     try {
+      directory(dataDir);
       Path providers = directory(dataDir.resolve("providers"));
       try (InputStream script = SampleWorkspace.class.getResourceAsStream("/providers/text-stats.sh")) {
         if (script == null) {
