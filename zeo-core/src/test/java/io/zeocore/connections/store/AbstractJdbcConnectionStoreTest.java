@@ -67,7 +67,9 @@ abstract class AbstractJdbcConnectionStoreTest {
 
   @AfterEach
   void close() {
-    store.close();
+    if (store != null) {
+      store.close();
+    }
   }
 
   /** CREATED at T+1µs, then one snapshot per state, each 1µs later. */

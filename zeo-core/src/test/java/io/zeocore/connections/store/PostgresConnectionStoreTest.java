@@ -23,21 +23,13 @@ import io.zeocore.connections.NormalizedError;
 import io.zeocore.connections.NormalizedErrorCode;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The store on PostgreSQL: the shared scenarios, plus what many application instances sharing one database need. Two
@@ -46,25 +38,11 @@ import org.junit.jupiter.api.Test;
  */
 class PostgresConnectionStoreTest extends AbstractJdbcConnectionStoreTest {
 
-  static PostgresTestSchema schema;
-
-  @BeforeAll
-  static void migrateOnce() {
-    schema = PostgresTestSchema.create();
-    JdbcConnectionStore.builder().dataSource(PostgresTestSchema.newDataSource(), Dialect.POSTGRESQL)
-        .schema(schema.name()).build().close();
-  }
-
-  @AfterAll
-  static void dropSchema() {
-    if (schema != null) {
-      schema.close();
-    }
-  }
+  @RegisterExtension
+  static final PostgresTestSchema schema = PostgresTestSchema.migrated();
 
   @Override
   JdbcConnectionStore openStore() {
-    schema.clear();
     return instance(PostgresTestSchema.newDataSource());
   }
 
@@ -141,7 +119,7 @@ class PostgresConnectionStoreTest extends AbstractJdbcConnectionStoreTest {
       try (Connection blocker = schema.connect()) {
         blocker.setAutoCommit(false);
         rawUpdate(blocker, "INSERT INTO " + schema.name() + ".authorization_nonces VALUES ('org-1', 'nonce-race', 1)");
-        claims = whileBlocked(blocker, false, List.of(
+        claims = schema.whileBlocked(blocker, false, List.of(
             () -> first.claimExecution(ORG, "nonce-race", a),
             () -> second.claimExecution(ORG, "nonce-race", b)));
       }
@@ -159,12 +137,23 @@ class PostgresConnectionStoreTest extends AbstractJdbcConnectionStoreTest {
 
   @Test
   void twoInstancesRecordingOutcomesForOneDispatchAtOnceCommitExactlyOne() throws Exception {
+    raceTwoOutcomes(null);
+  }
+
+  @Test
+  void theCompareAndSetHoldsWhenThePoolDefaultsToSerializable() throws Exception {
+    // write transactions set READ COMMITTED themselves; at SERIALIZABLE the loser's update would fail with 40001
+    // ("could not serialize access") instead of matching no row
+    raceTwoOutcomes("-c default_transaction_isolation=serializable");
+  }
+
+  private void raceTwoOutcomes(String sessionOptions) throws Exception {
     List<Execution> claimed = toDispatchStarted(EXECUTION, KEY);
     store.claimExecution(ORG, "nonce-1", claimed);
     Execution started = last(claimed);
     Instant at = started.updatedAt().plus(1, ChronoUnit.MICROS);
-    try (JdbcConnectionStore first = instance(PostgresTestSchema.newDataSource());
-        JdbcConnectionStore second = instance(PostgresTestSchema.newDataSource())) {
+    try (JdbcConnectionStore first = instance(PostgresTestSchema.newDataSource(sessionOptions));
+        JdbcConnectionStore second = instance(PostgresTestSchema.newDataSource(sessionOptions))) {
       ConfirmationEvidence evidence = first.newConfirmationEvidence(ORG, EXECUTION, at, HEX);
       ExecutionReceipt succeeded = new ExecutionReceipt(EXECUTION, ORG, CONNECTION, ExecutionState.SUCCEEDED, null,
           at, started.updatedAt(), null, evidence.evidenceRef(), null, null, null);
@@ -174,7 +163,7 @@ class PostgresConnectionStoreTest extends AbstractJdbcConnectionStoreTest {
       try (Connection blocker = schema.connect()) {
         blocker.setAutoCommit(false);
         rawUpdate(blocker, "SELECT 1 FROM " + schema.name() + ".executions WHERE execution_id = 'exec-1' FOR UPDATE");
-        outcomes = whileBlocked(blocker, true, List.of(
+        outcomes = schema.whileBlocked(blocker, true, List.of(
             () -> outcome(() -> first.commitOutcome(ORG, started.transitionTo(ExecutionState.SUCCEEDED, at),
                 succeeded, evidence)),
             () -> outcome(() -> second.commitOutcome(ORG, started.transitionTo(ExecutionState.AMBIGUOUS, at),
@@ -203,7 +192,7 @@ class PostgresConnectionStoreTest extends AbstractJdbcConnectionStoreTest {
       // the same document, inserted by "a third instance" whose transaction is still open
       rawUpdate(blocker, "INSERT INTO " + schema.name() + ".connector_revisions SELECT 'org-1', revision_id, document"
           + " FROM " + schema.name() + ".connector_revisions WHERE organization_id = 'org-2'");
-      List<String> outcomes = whileBlocked(blocker, true, List.of(
+      List<String> outcomes = schema.whileBlocked(blocker, true, List.of(
           () -> outcome(() -> first.saveConnectorRevision(ORG, revision)),
           () -> outcome(() -> second.saveConnectorRevision(ORG, revision))));
       assertThat(outcomes).containsOnly("committed");
@@ -242,60 +231,6 @@ class PostgresConnectionStoreTest extends AbstractJdbcConnectionStoreTest {
     } catch (ConnectionStoreException e) {
       return e.getMessage();
     }
-  }
-
-  /**
-   * Starts {@code tasks} on their own threads, waits until each is blocked on a lock held by {@code blocker}'s open
-   * transaction (or, after a few seconds, proceeds anyway), then commits or rolls that transaction back and returns
-   * the tasks' results in order.
-   */
-  <T> List<T> whileBlocked(Connection blocker, boolean commit, List<Callable<T>> tasks) throws Exception {
-    ExecutorService threads = Executors.newFixedThreadPool(tasks.size());
-    try {
-      List<Future<T>> futures = new ArrayList<>();
-      for (Callable<T> task : tasks) {
-        futures.add(threads.submit(task));
-      }
-      awaitLockWaiters(blocker, tasks.size());
-      if (commit) {
-        blocker.commit();
-      } else {
-        blocker.rollback();
-      }
-      List<T> results = new ArrayList<>();
-      for (Future<T> future : futures) {
-        results.add(future.get(20, TimeUnit.SECONDS));
-      }
-      return results;
-    } finally {
-      threads.shutdownNow();
-    }
-  }
-
-  /** Polls until {@code count} sessions wait for a lock held by {@code blocker}'s backend. */
-  private static void awaitLockWaiters(Connection blocker, int count) throws Exception {
-    int pid;
-    try (Connection observer = schema.connect();
-        PreparedStatement backend = blocker.prepareStatement("SELECT pg_backend_pid()");
-        ResultSet row = backend.executeQuery()) {
-      row.next();
-      pid = row.getInt(1);
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
-      while (System.nanoTime() < deadline) {
-        try (PreparedStatement waiters = observer.prepareStatement(
-            "SELECT count(*) FROM pg_stat_activity WHERE ? = ANY (pg_blocking_pids(pid))")) {
-          waiters.setInt(1, pid);
-          try (ResultSet rows = waiters.executeQuery()) {
-            rows.next();
-            if (rows.getInt(1) >= count) {
-              return;
-            }
-          }
-        }
-        Thread.sleep(10);
-      }
-    }
-    throw new AssertionError("the racing instances never blocked on the held lock");
   }
 
   private static void rawUpdate(Connection connection, String sql) throws SQLException {
