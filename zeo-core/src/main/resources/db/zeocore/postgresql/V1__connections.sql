@@ -15,7 +15,9 @@
 --   triggers that raise 'zeocore-rule: <what>' with SQLSTATE 23514 (check_violation). The receipt guard reads the
 --   execution's state FOR SHARE, so that state cannot change between the check and the commit.
 -- * Append-only tables refuse UPDATE, DELETE and TRUNCATE by trigger. INSERT ... ON CONFLICT DO UPDATE runs the BEFORE
---   UPDATE trigger of the conflicting row, so it is refused too; ON CONFLICT DO NOTHING changes nothing.
+--   UPDATE trigger of the conflicting row, so it is refused too; ON CONFLICT DO NOTHING changes nothing. (Only a
+--   superuser or the tables' owner can get around triggers: session_replication_role = replica, or ALTER TABLE ...
+--   DISABLE TRIGGER. Give application roles neither.)
 
 -- A broken invariant. Raised by every guard trigger; never carries a value.
 CREATE FUNCTION zeocore_rule(what TEXT) RETURNS VOID LANGUAGE plpgsql AS $$

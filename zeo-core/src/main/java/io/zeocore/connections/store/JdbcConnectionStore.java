@@ -74,8 +74,9 @@ import tools.jackson.core.JacksonException;
  * {@code READ COMMITTED} on PostgreSQL, set per transaction whatever the pool's default, where many application
  * instances write at once. The schema enforces the append-only tables, the transition table, the first state, one-use
  * nonces, idempotency uniqueness and receipt provenance for any connection; this class adds the reference's
- * pre-checks and error phrases. The same code is correct on both dialects because no decision rests on an earlier
- * read in the same transaction:
+ * pre-checks and error phrases. The same code is correct on both dialects because every decision that a concurrent
+ * writer could invalidate is taken by a constraint or a compare-and-set, never by an earlier read alone (a read only
+ * chooses the error message, or, for {@link #saveConnectorRevision}, is repeated after a lost insert):
  * <ul>
  *   <li>A claim ({@link #claimExecution}, {@link #claimObservation}) is decided by the unique (organization, nonce)
  *       key and the unique idempotency identity. On PostgreSQL a second process inserting the same key waits for the

@@ -64,6 +64,15 @@ class PostgresConnectionStoreTest extends AbstractJdbcConnectionStoreTest {
 
     store.close();
     assertThat(store.info().reachable()).isTrue();
+
+    try (JdbcConnectionStore unmigrated = JdbcConnectionStore.builder()
+        .dataSource(PostgresTestSchema.newDataSource(), Dialect.POSTGRESQL).schema(schema.name() + "_never")
+        .migrate(false).build()) {
+      StoreInfo never = unmigrated.info();
+      assertThat(never.reachable()).isTrue();
+      assertThat(never.schema()).isEqualTo(schema.name() + "_never");
+      assertThat(never.schemaVersion()).isNull();
+    }
   }
 
   @Test
