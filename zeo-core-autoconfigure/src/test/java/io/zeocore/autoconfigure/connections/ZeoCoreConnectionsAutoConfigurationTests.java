@@ -30,6 +30,7 @@ import org.springframework.boot.context.properties.source.InvalidConfigurationPr
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.flyway.autoconfigure.FlywayAutoConfiguration;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
+import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -74,6 +75,12 @@ class ZeoCoreConnectionsAutoConfigurationTests {
       assertThat(context.getBean(JdbcConnectionStore.class).info().schemaVersion()).isNotNull();
       assertThat(context.getBean(EffectRecoveryLifecycle.class).isRunning()).isTrue();
     });
+  }
+
+  @Test
+  void opensTheStoreAlsoWithoutSpringBootsDatabaseInitializationSupport() {
+    withStore().withClassLoader(new FilteredClassLoader("org.springframework.boot.sql"))
+        .run(context -> assertThat(context).hasNotFailed().hasSingleBean(JdbcConnectionStore.class));
   }
 
   @Test
