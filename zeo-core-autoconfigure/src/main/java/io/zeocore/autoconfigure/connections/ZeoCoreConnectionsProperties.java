@@ -15,8 +15,8 @@ import org.springframework.core.io.Resource;
 
 /**
  * Configuration properties of ZeoCore's durable effect orchestration: the store, the exact authorization verifier,
- * recovery and credential custody. Nothing is created until a {@code zeocore.connections.*} property is set; the orchestrators exist only
- * when {@code authorization} is configured (there is no permissive default).
+ * recovery and credential custody. Nothing is created until a {@code zeocore.connections.*} property is set; the
+ * orchestrators exist only when {@code authorization} is configured (there is no permissive default).
  */
 @ConfigurationProperties("zeocore.connections")
 public class ZeoCoreConnectionsProperties {
