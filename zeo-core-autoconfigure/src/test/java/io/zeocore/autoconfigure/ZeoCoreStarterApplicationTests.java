@@ -144,7 +144,7 @@ class ZeoCoreStarterApplicationTests {
         .run().close();
   }
 
-  /** An application without a database: the test classpath has Boot's JDBC and Flyway modules, this app uses neither. */
+  /** An application without a database: Boot's JDBC and Flyway modules are on the test classpath, unused here. */
   @SpringBootConfiguration
   @EnableAutoConfiguration(excludeName = {"org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration",
       "org.springframework.boot.flyway.autoconfigure.FlywayAutoConfiguration"})

@@ -1,6 +1,5 @@
 package io.zeocore.autoconfigure.connections;
 
-import java.util.Map;
 import org.springframework.boot.autoconfigure.condition.ConditionOutcome;
 import org.springframework.boot.autoconfigure.condition.SpringBootCondition;
 import org.springframework.boot.context.properties.bind.Bindable;

@@ -16,13 +16,17 @@ import io.zeocore.connections.ObservationStore;
 import io.zeocore.connections.authorization.Ed25519Keys;
 import io.zeocore.connections.authorization.Ed25519SignatureVerifier;
 import io.zeocore.connections.authorization.ExactAuthorizationVerifier;
+import io.zeocore.connections.custody.KeyStoreSecretStore;
+import io.zeocore.connections.custody.SecretStore;
 import io.zeocore.connections.store.JdbcConnectionStore;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.security.PublicKey;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -35,6 +39,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.boot.sql.init.dependency.DependsOnDatabaseInitialization;
 import org.springframework.context.annotation.Bean;
@@ -188,6 +193,36 @@ final class ConnectionsConfigurations {
     private static void positive(String property, Duration value) {
       if (value == null || value.isZero() || value.isNegative()) {
         throw new InvalidConfigurationPropertyValueException(property, value, "must be a positive duration");
+      }
+    }
+  }
+
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnProperty(prefix = "zeocore.connections.custody", name = "key-store")
+  @ConditionalOnMissingBean(SecretStore.class)
+  static class Custody {
+
+    @Bean
+    KeyStoreSecretStore zeoCoreSecretStore(ZeoCoreConnectionsProperties properties) {
+      ZeoCoreConnectionsProperties.Custody custody = properties.getCustody();
+      String prefix = PREFIX + "custody.";
+      if (custody.getPassword() == null || custody.getPassword().isEmpty()) {
+        throw new InvalidConfigurationPropertyValueException(prefix + "password", null,
+            "the keystore needs a password, e.g. ${ZEOCORE_CUSTODY_PASSWORD}; there is no default");
+      }
+      Duration ttl = custody.getLeaseTtl();
+      if (ttl == null || ttl.isZero() || ttl.isNegative()) {
+        throw new InvalidConfigurationPropertyValueException(prefix + "lease-ttl", ttl, "must be a positive duration");
+      }
+      char[] password = custody.getPassword().toCharArray();
+      try {
+        return KeyStoreSecretStore.open(custody.getKeyStore(), password, Clock.systemUTC(), ttl);
+      } catch (IllegalStateException unusable) {
+        // the message names the file, never the password
+        throw new InvalidConfigurationPropertyValueException(prefix + "key-store", custody.getKeyStore(),
+            unusable.getMessage());
+      } finally {
+        Arrays.fill(password, '\0');
       }
     }
   }

@@ -32,7 +32,9 @@ import org.springframework.context.annotation.Import;
  *   <li>{@link EffectRecovery} (with the {@link EffectReconcilers} bean, by default the {@link EffectReconciler} beans
  *       by name as reconciliation strategy) run by an {@link EffectRecoveryLifecycle};</li>
  *   <li>every committed transition and receipt published as {@link EffectTransitionEvent} /
- *       {@link ReceiptRecordedEvent} (every {@link EffectListener} bean is told).</li>
+ *       {@link ReceiptRecordedEvent} (every {@link EffectListener} bean is told);</li>
+ *   <li>a {@link io.zeocore.connections.custody.KeyStoreSecretStore} custody {@code SecretStore} once
+ *       {@code zeocore.connections.custody.key-store} is set.</li>
  * </ul>
  * Each bean backs off when the application defines its own.
  */
@@ -43,7 +45,7 @@ import org.springframework.context.annotation.Import;
 @EnableConfigurationProperties(ZeoCoreConnectionsProperties.class)
 @Import({ConnectionsConfigurations.Store.class, ConnectionsConfigurations.StoreAfterDatabaseInitialization.class,
     ConnectionsConfigurations.Authorization.class, ConnectionsConfigurations.Orchestrators.class,
-    ConnectionsConfigurations.Recovery.class})
+    ConnectionsConfigurations.Recovery.class, ConnectionsConfigurations.Custody.class})
 public final class ZeoCoreConnectionsAutoConfiguration {
 
   static final String PREFIX = "zeocore.connections.";

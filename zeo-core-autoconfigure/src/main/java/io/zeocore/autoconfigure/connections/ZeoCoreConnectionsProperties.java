@@ -2,6 +2,7 @@ package io.zeocore.autoconfigure.connections;
 
 import io.zeocore.connections.EffectRecovery;
 import io.zeocore.connections.authorization.ExactAuthorizationVerifier;
+import io.zeocore.connections.custody.SecretStore;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -13,9 +14,9 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.core.io.Resource;
 
 /**
- * Configuration properties of ZeoCore's durable effect orchestration: the store, the exact authorization verifier and
- * recovery. Nothing is created until a {@code zeocore.connections.*} property is set; the orchestrators exist only
- * when {@code authorization} is configured (there is no permissive default).
+ * Configuration properties of ZeoCore's durable effect orchestration: the store, the exact authorization verifier,
+ * recovery and credential custody. Nothing is created until a {@code zeocore.connections.*} property is set; the
+ * orchestrators exist only when {@code authorization} is configured (there is no permissive default).
  */
 @ConfigurationProperties("zeocore.connections")
 public class ZeoCoreConnectionsProperties {
@@ -28,6 +29,8 @@ public class ZeoCoreConnectionsProperties {
   private final Authorization authorization = new Authorization();
 
   private final Recovery recovery = new Recovery();
+
+  private final Custody custody = new Custody();
 
   public boolean isEnabled() {
     return this.enabled;
@@ -47,6 +50,10 @@ public class ZeoCoreConnectionsProperties {
 
   public Recovery getRecovery() {
     return this.recovery;
+  }
+
+  public Custody getCustody() {
+    return this.custody;
   }
 
   /** Where the store's database comes from. */
@@ -241,6 +248,46 @@ public class ZeoCoreConnectionsProperties {
 
     public void setBatchSize(int batchSize) {
       this.batchSize = batchSize;
+    }
+  }
+
+  /**
+   * Custody of connection credentials: a PKCS12 keystore file that hands material to providers only inside one-shot,
+   * expiring leases. The SecretStore bean exists once key-store is set.
+   */
+  public static class Custody {
+
+    /** The PKCS12 keystore file, created 0600 (in 0700 directories) when missing. */
+    private Path keyStore;
+
+    /** Password of the keystore and its entries, e.g. "${ZEOCORE_CUSTODY_PASSWORD}". Never logged. */
+    private String password;
+
+    /** How long a resolved secret lease may be redeemed. */
+    private Duration leaseTtl = SecretStore.DEFAULT_LEASE_TTL;
+
+    public Path getKeyStore() {
+      return this.keyStore;
+    }
+
+    public void setKeyStore(Path keyStore) {
+      this.keyStore = keyStore;
+    }
+
+    public String getPassword() {
+      return this.password;
+    }
+
+    public void setPassword(String password) {
+      this.password = password;
+    }
+
+    public Duration getLeaseTtl() {
+      return this.leaseTtl;
+    }
+
+    public void setLeaseTtl(Duration leaseTtl) {
+      this.leaseTtl = leaseTtl;
     }
   }
 }

@@ -28,12 +28,15 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.boot.diagnostics.FailureAnalyzer;
 import org.springframework.boot.flyway.autoconfigure.FlywayAutoConfiguration;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
+import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.event.EventListener;
+import org.springframework.core.io.support.SpringFactoriesLoader;
 
 class ZeoCoreConnectionsAutoConfigurationTests {
 
@@ -77,6 +80,12 @@ class ZeoCoreConnectionsAutoConfigurationTests {
   }
 
   @Test
+  void opensTheStoreAlsoWithoutSpringBootsDatabaseInitializationSupport() {
+    withStore().withClassLoader(new FilteredClassLoader("org.springframework.boot.sql"))
+        .run(context -> assertThat(context).hasNotFailed().hasSingleBean(JdbcConnectionStore.class));
+  }
+
+  @Test
   void usingAnOrchestratorWithoutAuthorizationFailsStartUpWithAClearMessage() {
     withStore().withUserConfiguration(NeedsOrchestrator.class).run(context -> {
       assertThat(context).hasFailed();
@@ -86,6 +95,9 @@ class ZeoCoreConnectionsAutoConfigurationTests {
       assertThat(analysis.getAction()).contains("zeocore.connections.authorization.audience",
           "zeocore.connections.authorization.trusted-issuers", "zeocore.connections.authorization.trust-roots");
     });
+    assertThat(SpringFactoriesLoader.forDefaultResourceLocation().load(FailureAnalyzer.class, null,
+        (type, implementation, failure) -> { /* analyzers needing constructor arguments are not the point here */ }))
+        .hasAtLeastOneElementOfType(MissingOrchestratorFailureAnalyzer.class);
   }
 
   @Test
