@@ -3,7 +3,11 @@ package io.zeocore.sample;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 
-/** The ZeoCore sample application: uses only the starter and {@code application.yml}, as a user would. */
+/**
+ * The ZeoCore sample application. It uses only the starter and {@code application.yml}, the way a user would:
+ * a read-only policy with an explicit fallback plan ({@code /api/summaries}) and a durable effect flow with a demo
+ * ledger provider ({@code /api/payments}).
+ */
 @SpringBootApplication
 public class SampleApplication {
 

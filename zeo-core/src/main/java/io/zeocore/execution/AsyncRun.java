@@ -7,6 +7,8 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BiConsumer;
+import java.util.function.BooleanSupplier;
 
 /**
  * The async driver of one {@link Run}: attempts complete through futures, timeouts and backoff slices are timers on the
@@ -17,7 +19,8 @@ final class AsyncRun<T> {
 
   private final Run<T, AsyncExecutionTarget<T>> run;
   private final ScheduledExecutorService scheduler;
-  private final CompletableFuture<ResilientExecutionResult<T>> result = new CompletableFuture<>();
+  private final RunFuture result = new RunFuture();
+  private final BooleanSupplier cancelled = this::cancelled;
   private volatile CompletableFuture<T> inFlight;
 
   AsyncRun(Run<T, AsyncExecutionTarget<T>> run, ScheduledExecutorService scheduler) {
@@ -25,13 +28,35 @@ final class AsyncRun<T> {
     this.scheduler = scheduler;
   }
 
-  CompletableFuture<ResilientExecutionResult<T>> start() {
-    result.whenComplete((ignored, failure) -> {
+  /**
+   * The run's future. Cancelling it (or completing it with a {@link java.util.concurrent.CancellationException})
+   * cancels the attempt in flight; overriding the two methods costs nothing per run, unlike a dependent stage.
+   */
+  private final class RunFuture extends CompletableFuture<ResilientExecutionResult<T>> {
+
+    @Override
+    public boolean cancel(boolean mayInterruptIfRunning) {
+      boolean done = super.cancel(mayInterruptIfRunning);
+      cancelInFlight();
+      return done;
+    }
+
+    @Override
+    public boolean completeExceptionally(Throwable failure) {
+      boolean done = super.completeExceptionally(failure);
+      cancelInFlight();
+      return done;
+    }
+
+    private void cancelInFlight() {
       CompletableFuture<T> attempt = inFlight;
-      if (result.isCancelled() && attempt != null) {
+      if (isCancelled() && attempt != null) {
         attempt.cancel(true);
       }
-    });
+    }
+  }
+
+  CompletableFuture<ResilientExecutionResult<T>> start() {
     run.start();
     if (cancelled()) {
       complete(run.cancelledNow());
@@ -50,7 +75,7 @@ final class AsyncRun<T> {
     if (result.isDone()) {
       return;
     }
-    Run.Gate<T> gate = run.beforeAttempt(n, this::cancelled);
+    Run.Gate<T> gate = run.beforeAttempt(n, cancelled);
     if (gate instanceof Run.Stop<T> stop) {
       complete(stop.result());
       return;
@@ -68,40 +93,79 @@ final class AsyncRun<T> {
       result.completeExceptionally(error);
       return;
     }
+    if (future.isDone() && !future.isCompletedExceptionally()) {
+      // answered at once: no timeout can apply, so no timer is scheduled (and none cancelled)
+      settle(attempt, target, future.getNow(null), null);
+      return;
+    }
+    if (future.isDone()) {
+      future.whenComplete((value, thrown) -> settle(attempt, target, value, thrown));
+      return;
+    }
     inFlight = future;
-    AtomicBoolean settled = new AtomicBoolean();
-    Future<?> timer;
+    PendingAttempt pending = new PendingAttempt(attempt, target, future);
     try {
-      timer = scheduler.schedule(() -> {
-        if (settled.compareAndSet(false, true)) {
-          future.cancel(true);
-          failed(attempt, Failure.of(FailureKind.TIMEOUT));
-        }
-      }, attempt.context().timeout().toNanos(), TimeUnit.NANOSECONDS);
+      pending.timer = scheduler.schedule(pending, attempt.context().timeout().toNanos(), TimeUnit.NANOSECONDS);
     } catch (RejectedExecutionException shutDown) {
       future.cancel(true);
       result.completeExceptionally(shutDown);
       return;
     }
-    future.whenComplete((value, thrown) -> {
-      if (!settled.compareAndSet(false, true)) {
-        return;
-      }
-      timer.cancel(false);
-      if (thrown == null) {
-        if (target.responseType().isInstance(value)) {
-          complete(run.succeeded(attempt, value));
-        } else {
-          failed(attempt, Failure.of(FailureKind.MALFORMED_RESPONSE));
-        }
-      } else if (Failure.unwrap(thrown) instanceof Error error) {
-        result.completeExceptionally(error);
-      } else {
-        failed(attempt, Failure.classify(thrown));
-      }
-    });
+    future.whenComplete(pending);
     if (result.isCancelled()) {
       future.cancel(true);
+    }
+  }
+
+  /**
+   * One attempt in flight. Its timeout ({@link #run}) and its completion ({@link #accept}) race through this flag;
+   * the winner alone touches the run. One object instead of a flag and two lambdas.
+   */
+  private final class PendingAttempt extends AtomicBoolean implements Runnable, BiConsumer<T, Throwable> {
+
+    private static final long serialVersionUID = 1L;
+
+    private final transient Run.Proceed<T> attempt;
+    private final transient AsyncExecutionTarget<T> target;
+    private final transient CompletableFuture<T> future;
+    /** Written before {@link #accept} is registered, so the completion always sees it. */
+    private transient Future<?> timer;
+
+    PendingAttempt(Run.Proceed<T> attempt, AsyncExecutionTarget<T> target, CompletableFuture<T> future) {
+      this.attempt = attempt;
+      this.target = target;
+      this.future = future;
+    }
+
+    @Override
+    public void run() {
+      if (compareAndSet(false, true)) {
+        future.cancel(true);
+        failed(attempt, Failure.of(FailureKind.TIMEOUT));
+      }
+    }
+
+    @Override
+    public void accept(T value, Throwable thrown) {
+      if (compareAndSet(false, true)) {
+        timer.cancel(false);
+        settle(attempt, target, value, thrown);
+      }
+    }
+  }
+
+  /** The attempt's future completed (before any timeout): success, malformed value or classified failure. */
+  private void settle(Run.Proceed<T> attempt, AsyncExecutionTarget<T> target, T value, Throwable thrown) {
+    if (thrown == null) {
+      if (target.responseType().isInstance(value)) {
+        complete(run.succeeded(attempt, value));
+      } else {
+        failed(attempt, Failure.of(FailureKind.MALFORMED_RESPONSE));
+      }
+    } else if (Failure.unwrap(thrown) instanceof Error error) {
+      result.completeExceptionally(error);
+    } else {
+      failed(attempt, Failure.classify(thrown));
     }
   }
 
@@ -129,14 +193,18 @@ final class AsyncRun<T> {
     if (result.isDone()) {
       return;
     }
-    Run.AfterFailure<T> next = run.failed(attempt, failure, this::cancelled);
+    Run.AfterFailure<T> next = run.failed(attempt, failure, cancelled);
     if (next.result() != null) {
       complete(next.result());
       return;
     }
     int following = attempt.context().attemptNumber() + 1;
     long delay = next.delayNanos();
-    backOff(following, delay, run.nowNanos() + delay);
+    if (delay == 0) {
+      backOff(following, 0, 0); // no wait: no clock reads
+    } else {
+      backOff(following, delay, run.nowNanos() + delay);
+    }
   }
 
   /**
@@ -148,8 +216,8 @@ final class AsyncRun<T> {
       complete(run.cancelledNow());
       return;
     }
-    long slice = Math.min(run.pollNanos(), Math.min(left, deadline - run.nowNanos()));
-    if (left <= 0 || slice <= 0) {
+    long slice = left <= 0 ? 0 : Math.min(run.pollNanos(), Math.min(left, deadline - run.nowNanos()));
+    if (slice <= 0) {
       if (cancelled()) {
         complete(run.cancelledNow());
       } else {

@@ -146,6 +146,9 @@ public final class ResilientRunner {
    * @return {@code false} when cancellation (or an interrupt) was observed
    */
   private boolean backOff(Run<?, ?> run, long delayNanos, BooleanSupplier cancelled) {
+    if (delayNanos <= 0) {
+      return !cancelled.getAsBoolean(); // no wait: no clock reads
+    }
     long poll = run.pollNanos();
     long left = delayNanos;
     long deadline = run.nowNanos() + delayNanos;

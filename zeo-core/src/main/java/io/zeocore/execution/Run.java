@@ -24,7 +24,8 @@ final class Run<T, X extends ExecutionTarget<T>> {
   private final JitterSource jitter;
   private final List<AttemptListener> listeners;
   private final long totalNanos;
-  private final List<AttemptRecord> attempts = new ArrayList<>();
+  private final long attemptNanos;
+  private final List<AttemptRecord> attempts;
   private long start;
 
   Run(ExecutionPolicy policy, Map<String, X> targets, CancellationToken token, MonotonicClock clock,
@@ -36,6 +37,8 @@ final class Run<T, X extends ExecutionTarget<T>> {
     this.jitter = jitter;
     this.listeners = listeners;
     this.totalNanos = Durations.toNanosSaturated(policy.totalTimeout());
+    this.attemptNanos = Durations.toNanosSaturated(policy.attemptTimeout());
+    this.attempts = new ArrayList<>(Math.min(policy.maxAttempts(), 10));
   }
 
   /**
@@ -115,9 +118,11 @@ final class Run<T, X extends ExecutionTarget<T>> {
       return new Stop<>(finish(ResilientExecutionResult.terminal(nonRetryableOutcome(preflight), attempts, preflight,
           preflight.machineCode(), Duration.ofNanos(elapsed))));
     }
-    long timeout = Math.min(Durations.toNanosSaturated(policy.attemptTimeout()), remaining);
-    long started = elapsedNanos();
-    AttemptContext context = new AttemptContext(n, targetId, Duration.ofNanos(timeout), Duration.ofNanos(remaining),
+    long timeout = Math.min(attemptNanos, remaining);
+    long started = elapsed; // the gate's reading: one clock read per attempt instead of two
+    // the policy's own Duration when the budget does not clip the attempt: one allocation less per attempt
+    AttemptContext context = new AttemptContext(n, targetId,
+        timeout == attemptNanos ? policy.attemptTimeout() : Duration.ofNanos(timeout), Duration.ofNanos(remaining),
         token);
     return new Proceed<>(context, started);
   }

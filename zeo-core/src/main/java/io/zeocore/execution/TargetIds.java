@@ -9,8 +9,19 @@ final class TargetIds {
 
   private TargetIds() {}
 
+  /** Same rule as {@link #PATTERN}, without a regex engine: this runs for every attempt context and record. */
   static boolean isValid(String targetId) {
-    return targetId != null && PATTERN.matcher(targetId).matches();
+    if (targetId == null || targetId.isEmpty() || targetId.length() > 128) {
+      return false;
+    }
+    for (int i = 0; i < targetId.length(); i++) {
+      char c = targetId.charAt(i);
+      boolean letterOrDigit = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+      if (!letterOrDigit && (i == 0 || (c != '_' && c != '.' && c != ':' && c != '/' && c != '-'))) {
+        return false;
+      }
+    }
+    return true;
   }
 
   static String require(String targetId) {

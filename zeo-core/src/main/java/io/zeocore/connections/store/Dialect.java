@@ -15,8 +15,10 @@ import javax.sql.DataSource;
  *   <li>{@link #SQLITE}: tables in the database's main schema; write transactions are {@code BEGIN IMMEDIATE} so that
  *       the write lock is taken before the first read and concurrent writers queue on {@code busy_timeout} instead of
  *       failing with {@code SQLITE_BUSY_SNAPSHOT}.
- *   <li>{@link #POSTGRESQL}: tables in schema {@value #POSTGRESQL_SCHEMA}; ordinary {@code READ COMMITTED}
- *       transactions, with unique constraints and compare-and-set updates deciding every race between processes.
+ *   <li>{@link #POSTGRESQL}: tables in schema {@value #POSTGRESQL_SCHEMA} (or a schema the caller chooses, see
+ *       {@link JdbcConnectionStore.Builder#schema(String)}); every write transaction runs at {@code READ COMMITTED},
+ *       with unique constraints and compare-and-set updates deciding every race between processes (see
+ *       {@link JdbcConnectionStore}).
  * </ul>
  */
 public enum Dialect {
@@ -24,10 +26,10 @@ public enum Dialect {
   /** SQLite 3 (the embedded default). */
   SQLITE("classpath:db/zeocore/sqlite", null),
 
-  /** PostgreSQL 12 or later; tables live in schema {@value #POSTGRESQL_SCHEMA}. */
+  /** PostgreSQL 12 or later; tables live in schema {@value #POSTGRESQL_SCHEMA} unless the caller chooses another. */
   POSTGRESQL("classpath:db/zeocore/postgresql", Dialect.POSTGRESQL_SCHEMA);
 
-  /** The schema that holds ZeoCore's tables on PostgreSQL. */
+  /** The default schema that holds ZeoCore's tables on PostgreSQL. */
   public static final String POSTGRESQL_SCHEMA = "zeocore";
 
   private final String migrationLocation;
@@ -43,14 +45,12 @@ public enum Dialect {
     return migrationLocation;
   }
 
-  /** The schema that holds ZeoCore's tables, or empty for the connection's default schema (SQLite). */
+  /**
+   * The default schema that holds ZeoCore's tables ({@value #POSTGRESQL_SCHEMA} on PostgreSQL), or empty for SQLite,
+   * which uses the database file's main schema.
+   */
   public Optional<String> schema() {
     return Optional.ofNullable(schema);
-  }
-
-  /** {@code table} qualified with this dialect's schema, for SQL text. */
-  String table(String table) {
-    return schema == null ? table : schema + "." + table;
   }
 
   /**

@@ -60,19 +60,39 @@ import tools.jackson.core.JacksonException;
  *       Each operation borrows a connection with {@link DataSource#getConnection()} and commits on its own, also when
  *       the caller is inside an application transaction. {@link #close()} leaves the data source open.
  *   <li>{@link #forJdbcUrl(String, String, String)}: a {@code jdbc:sqlite:<path>} URL opens the embedded file; a
- *       {@code jdbc:postgresql:} URL opens a new physical connection per operation (pass a pooled data source in
- *       production).
+ *       {@code jdbc:postgresql:} URL gets a plain {@link java.sql.DriverManager}-based data source that opens a new
+ *       physical connection for every operation and closes it afterwards (no pool: fine for tools, tests and low
+ *       rates; in an application pass its pooled data source, for example Spring Boot's HikariCP, to
+ *       {@link #forDataSource(DataSource)}).
  * </ul>
- * Every factory migrates the schema ({@link ZeoCoreSchema#migrate}) unless the {@link Builder} says otherwise.
+ * Every factory migrates the schema ({@link ZeoCoreSchema#migrate}) unless the {@link Builder} says otherwise. On
+ * PostgreSQL the tables live in schema {@value Dialect#POSTGRESQL_SCHEMA} or the one given to
+ * {@link Builder#schema(String)}.
  *
  * <h2>Transactions and invariants</h2>
- * Every write method is one transaction ({@code BEGIN IMMEDIATE} on SQLite). The schema's triggers enforce the
- * append-only tables, the transition table, the first state, one-use nonces, idempotency uniqueness and receipt
- * provenance for any connection; this class adds the reference's pre-checks and error phrases. Every state change is
- * a compare-and-set ({@code UPDATE … WHERE state = <expected>}, row count checked), so two processes on one database
- * can never both advance an execution. For {@link #commitOutcome} the expected state follows from the receipt: a
- * receipt that resolves an ambiguity expects {@code AMBIGUOUS}; any other receipt with {@code dispatchStartedAt}
- * expects {@code DISPATCH_STARTED}; a receipt without it expects a pre-dispatch state.
+ * Every write method is one transaction: {@code BEGIN IMMEDIATE} on SQLite, which serializes writers on the file;
+ * {@code READ COMMITTED} on PostgreSQL, set per transaction whatever the pool's default, where many application
+ * instances write at once. The schema enforces the append-only tables, the transition table, the first state, one-use
+ * nonces, idempotency uniqueness and receipt provenance for any connection; this class adds the reference's
+ * pre-checks and error phrases. The same code is correct on both dialects because every decision that a concurrent
+ * writer could invalidate is taken by a constraint or a compare-and-set, never by an earlier read alone (a read only
+ * chooses the error message, or, for {@link #saveConnectorRevision}, is repeated after a lost insert):
+ * <ul>
+ *   <li>A claim ({@link #claimExecution}, {@link #claimObservation}) is decided by the unique (organization, nonce)
+ *       key and the unique idempotency identity. On PostgreSQL a second process inserting the same key waits for the
+ *       first transaction: if it commits, the second fails with SQLSTATE 23505, rolls back everything it wrote and
+ *       returns the winner's execution ({@code claimed = false}); if it rolls back, the second proceeds. Exactly one
+ *       claim commits, so exactly one dispatch happens.
+ *   <li>Every state change is a compare-and-set ({@code UPDATE … WHERE state = <expected>}, row count checked). On
+ *       PostgreSQL a concurrent update of the same row waits for the row lock, then re-evaluates its condition on the
+ *       committed row and matches nothing; the loser gets "execution state changed concurrently" and writes nothing.
+ *       So two processes can never both advance an execution. For {@link #commitOutcome} the expected state follows
+ *       from the receipt: a receipt that resolves an ambiguity expects {@code AMBIGUOUS}; any other receipt with
+ *       {@code dispatchStartedAt} expects {@code DISPATCH_STARTED}; a receipt without it expects a pre-dispatch state.
+ *   <li>Why not {@code SERIALIZABLE} with retries: the two races above are already exact under {@code READ COMMITTED};
+ *       a stricter level would only turn them into serialization failures (SQLSTATE 40001) that need a retry loop,
+ *       and a retried claim must still end as "lost", so the retry would add latency and nothing else.
+ * </ul>
  *
  * <h2>Reads</h2>
  * Every read is organization-scoped: another organization's record reads as absent. Connector revisions are immutable
@@ -106,6 +126,7 @@ public final class JdbcConnectionStore implements EffectRecoveryStore, Observati
 
   private final StoreDatabase database;
   private final Dialect dialect;
+  private final Tables tables;
   private final SqliteDatabase sqlite;
   private final Supplier<UUID> evidenceIds;
   private final Map<String, ConnectorRevision> revisions = new ConcurrentHashMap<>();
@@ -139,21 +160,23 @@ public final class JdbcConnectionStore implements EffectRecoveryStore, Observati
   private final String selectAmbiguous;
   private final String countByState;
 
-  private JdbcConnectionStore(StoreDatabase database, SqliteDatabase sqlite, Supplier<UUID> evidenceIds) {
+  private JdbcConnectionStore(StoreDatabase database, Tables tables, SqliteDatabase sqlite,
+      Supplier<UUID> evidenceIds) {
     this.database = database;
     this.dialect = database.dialect();
+    this.tables = tables;
     this.sqlite = sqlite;
     this.evidenceIds = evidenceIds;
-    String connections = dialect.table("connections");
-    String connectorRevisions = dialect.table("connector_revisions");
-    String executions = dialect.table("executions");
-    String history = dialect.table("execution_history");
-    String receipts = dialect.table("receipts");
-    String evidenceReferences = dialect.table("evidence_references");
-    String confirmationEvidence = dialect.table("confirmation_evidence");
-    String nonces = dialect.table("authorization_nonces");
-    String observations = dialect.table("observations");
-    String observationReceipts = dialect.table("observation_receipts");
+    String connections = tables.qualify("connections");
+    String connectorRevisions = tables.qualify("connector_revisions");
+    String executions = tables.qualify("executions");
+    String history = tables.qualify("execution_history");
+    String receipts = tables.qualify("receipts");
+    String evidenceReferences = tables.qualify("evidence_references");
+    String confirmationEvidence = tables.qualify("confirmation_evidence");
+    String nonces = tables.qualify("authorization_nonces");
+    String observations = tables.qualify("observations");
+    String observationReceipts = tables.qualify("observation_receipts");
 
     upsertConnection = "INSERT INTO " + connections + " (organization_id, connection_id, document) VALUES (?, ?, ?)"
         + " ON CONFLICT (organization_id, connection_id) DO UPDATE SET document = excluded.document";
@@ -229,7 +252,8 @@ public final class JdbcConnectionStore implements EffectRecoveryStore, Observati
         + lastReceipt + " AS last_receipt_at FROM " + executions + " e";
     selectStaleDispatches = candidateColumns + " WHERE e.state = 'DISPATCH_STARTED' AND e.updated_at < ?"
         + " ORDER BY e.updated_at LIMIT ?";
-    selectAmbiguous = candidateColumns + " WHERE e.state = 'AMBIGUOUS' ORDER BY last_receipt_at, e.updated_at LIMIT ?";
+    selectAmbiguous = candidateColumns + " WHERE e.state = 'AMBIGUOUS'"
+        + " ORDER BY last_receipt_at NULLS FIRST, e.updated_at LIMIT ?";
     countByState = "SELECT state, count(*) AS executions FROM " + executions + " GROUP BY state";
   }
 
@@ -256,7 +280,10 @@ public final class JdbcConnectionStore implements EffectRecoveryStore, Observati
 
   /**
    * A store for a JDBC URL: {@code jdbc:sqlite:<file path>} opens the embedded file like {@link #openSqlite(Path)};
-   * {@code jdbc:postgresql:...} connects with {@code user} and {@code password} (either may be {@code null}).
+   * {@code jdbc:postgresql:...} connects with {@code user} and {@code password} (either may be {@code null}) through a
+   * {@link java.sql.DriverManager}-based data source without a pool, one physical connection per operation, with the
+   * tables in schema {@value Dialect#POSTGRESQL_SCHEMA}. Applications should pass their pool to
+   * {@link #forDataSource(DataSource)} instead.
    */
   public static JdbcConnectionStore forJdbcUrl(String jdbcUrl, String user, String password) {
     return builder().jdbcUrl(jdbcUrl, user, password).build();
@@ -275,6 +302,7 @@ public final class JdbcConnectionStore implements EffectRecoveryStore, Observati
     private String jdbcUrl;
     private String user;
     private String password;
+    private String schema;
     private Supplier<UUID> evidenceIds = UUID::randomUUID;
     private boolean migrate = true;
 
@@ -307,6 +335,17 @@ public final class JdbcConnectionStore implements EffectRecoveryStore, Observati
       return this;
     }
 
+    /**
+     * The PostgreSQL schema that holds ZeoCore's tables and its {@value ZeoCoreSchema#HISTORY_TABLE} (default
+     * {@value Dialect#POSTGRESQL_SCHEMA}), created by the migration if missing. 1 to 63 lower-case letters, digits and
+     * underscores, starting with a letter or underscore and not with {@code pg_}. Several applications (or test
+     * suites) can share one database with one schema each. Not allowed on SQLite ({@link #build()} refuses it).
+     */
+    public Builder schema(String schema) {
+      this.schema = Objects.requireNonNull(schema, "schema");
+      return this;
+    }
+
     /** The source of evidence ref UUIDs; must yield version-4 UUIDs. Default {@link UUID#randomUUID()}. */
     public Builder evidenceIds(Supplier<UUID> evidenceIds) {
       this.evidenceIds = Objects.requireNonNull(evidenceIds, "evidenceIds");
@@ -323,6 +362,7 @@ public final class JdbcConnectionStore implements EffectRecoveryStore, Observati
      * Opens the store (and migrates the schema unless disabled).
      *
      * @throws IllegalStateException if not exactly one source is set, or opening or migrating fails
+     * @throws IllegalArgumentException if the schema name is invalid or set for SQLite
      */
     public JdbcConnectionStore build() {
       int sources = (sqliteFile != null ? 1 : 0) + (dataSource != null ? 1 : 0) + (jdbcUrl != null ? 1 : 0);
@@ -345,12 +385,13 @@ public final class JdbcConnectionStore implements EffectRecoveryStore, Observati
         }
       }
       if (file != null) {
+        Tables sqliteTables = Tables.of(Dialect.SQLITE, schema);
         SqliteDatabase sqlite = SqliteDatabase.open(file);
         try {
           if (migrate) {
             ZeoCoreSchema.migrate(sqlite.migrationDataSource(), Dialect.SQLITE);
           }
-          return new JdbcConnectionStore(sqlite.database(), sqlite, evidenceIds);
+          return new JdbcConnectionStore(sqlite.database(), sqliteTables, sqlite, evidenceIds);
         } catch (RuntimeException e) {
           sqlite.close();
           throw e;
@@ -363,10 +404,11 @@ public final class JdbcConnectionStore implements EffectRecoveryStore, Observati
           throw new IllegalStateException("reaching the ZeoCore store's data source failed: " + e.getMessage(), e);
         }
       }
+      Tables sourceTables = Tables.of(sourceDialect, schema);
       if (migrate) {
-        ZeoCoreSchema.migrate(source, sourceDialect);
+        ZeoCoreSchema.migrate(source, sourceDialect, sourceTables.schema());
       }
-      return new JdbcConnectionStore(new DataSourceDatabase(source, sourceDialect), null, evidenceIds);
+      return new JdbcConnectionStore(new DataSourceDatabase(source, sourceDialect), sourceTables, null, evidenceIds);
     }
 
     private static Path sqliteFileOf(String jdbcUrl) {
@@ -384,6 +426,11 @@ public final class JdbcConnectionStore implements EffectRecoveryStore, Observati
     return dialect;
   }
 
+  /** The PostgreSQL schema that holds the store's tables; empty on SQLite. */
+  public Optional<String> schema() {
+    return tables.schemaName();
+  }
+
   /** The embedded SQLite file, when this store owns one. */
   public Optional<Path> databaseFile() {
     return sqlite == null ? Optional.empty() : Optional.of(sqlite.file());
@@ -397,13 +444,17 @@ public final class JdbcConnectionStore implements EffectRecoveryStore, Observati
 
   @Override
   public String toString() {
-    return "JdbcConnectionStore[" + dialect + (sqlite == null ? "" : ", " + sqlite.file()) + "]";
+    return "JdbcConnectionStore[" + dialect + (sqlite == null ? "" : ", " + sqlite.file())
+        + (tables.schema() == null ? "" : ", schema " + tables.schema()) + "]";
   }
 
   // ---------------------------------------------------------------------------------------------------------------
   // Health and metrics (cross-organization, read-only)
 
-  /** Reachability, schema version and (embedded SQLite) file modes. Never throws for an unreachable database. */
+  /**
+   * Reachability, schema version (read from {@value ZeoCoreSchema#HISTORY_TABLE} in the store's schema) and, for the
+   * embedded SQLite file, file modes. Never throws for an unreachable database.
+   */
   public StoreInfo info() {
     Path file = sqlite == null ? null : sqlite.file();
     Map<String, String> modes = Map.of();
@@ -411,11 +462,11 @@ public final class JdbcConnectionStore implements EffectRecoveryStore, Observati
       if (sqlite != null) {
         modes = sqlite.fileModes();
       }
-      Optional<String> version = database.read(ZeoCoreSchema.appliedVersion(dialect));
-      return new StoreInfo(dialect, true, version.orElse(null), file, modes, null);
+      Optional<String> version = database.read(ZeoCoreSchema.appliedVersion(tables));
+      return new StoreInfo(dialect, tables.schema(), true, version.orElse(null), file, modes, null);
     } catch (SQLException | RuntimeException e) {
       String failure = e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
-      return new StoreInfo(dialect, false, null, file, modes, failure);
+      return new StoreInfo(dialect, tables.schema(), false, null, file, modes, failure);
     }
   }
 
@@ -458,7 +509,7 @@ public final class JdbcConnectionStore implements EffectRecoveryStore, Observati
   public void saveConnectorRevision(OrganizationId organizationId, ConnectorRevision revision) {
     Objects.requireNonNull(organizationId, "organizationId");
     String document = document(revision, "connector revision");
-    write("saving the connector revision failed", s -> {
+    SqlWork<Integer> save = s -> {
       String stored = s.first(selectRevision, row -> row.getString(1), organizationId.value(),
           revision.revisionId().value());
       if (stored == null) {
@@ -468,7 +519,16 @@ public final class JdbcConnectionStore implements EffectRecoveryStore, Observati
         throw new ConnectionStoreException("connector revision is immutable");
       }
       return 0;
-    });
+    };
+    try {
+      database.write(save);
+    } catch (SQLException e) {
+      if (!StoreFailures.isConflict(e)) {
+        throw StoreFailures.translate(e, "saving the connector revision failed");
+      }
+      // another process inserted it between our read and our insert (PostgreSQL, READ COMMITTED): compare with it
+      write("saving the connector revision failed", save);
+    }
   }
 
   @Override

@@ -10,7 +10,15 @@ import java.sql.SQLException;
  * {@code BEGIN IMMEDIATE} / {@code COMMIT}. With auto-commit off, sqlite-jdbc would begin the next transaction right
  * after every commit and hold the write lock until auto-commit is restored, starving other processes.
  *
- * <p>PostgreSQL: auto-commit off for the transaction, {@code commit()}, then auto-commit restored.
+ * <p>PostgreSQL: auto-commit off for the transaction, {@code SET TRANSACTION ISOLATION LEVEL READ COMMITTED} as its
+ * first statement, {@code commit()}, then auto-commit restored. The isolation level is set per transaction, whatever
+ * the pool's default: the store's races are decided by unique constraints (a concurrent insert of the same key waits
+ * for the first transaction, then fails with SQLSTATE 23505, which the store reads as "lost the claim") and by
+ * compare-and-set updates ({@code UPDATE ... WHERE state = ?}: a concurrent update waits for the row lock, re-reads
+ * the committed row and matches zero rows, which the store reads as "changed concurrently"). Under
+ * {@code REPEATABLE READ} or {@code SERIALIZABLE} both races would instead end in serialization failures (SQLSTATE
+ * 40001) that need a retry loop and turn a lost claim into an error; {@code READ COMMITTED} keeps them single-shot
+ * and exact. Nothing in a write transaction relies on a snapshot older than its own statements.
  */
 final class Transactions {
 
@@ -29,6 +37,19 @@ final class Transactions {
     }
     if (autoCommit) {
       connection.setAutoCommit(false);
+    }
+    try {
+      session.execute("SET TRANSACTION ISOLATION LEVEL READ COMMITTED");
+    } catch (SQLException | RuntimeException e) {
+      rollback(dialect, session, e);
+      if (autoCommit) {
+        try {
+          connection.setAutoCommit(true);
+        } catch (SQLException restore) {
+          e.addSuppressed(restore);
+        }
+      }
+      throw e;
     }
     return !autoCommit;
   }

@@ -19,12 +19,18 @@ import org.flywaydb.core.api.output.MigrateResult;
  * {@value #HISTORY_TABLE} and reads only {@link Dialect#migrationLocation()}
  * ({@code classpath:db/zeocore/sqlite} or {@code classpath:db/zeocore/postgresql}), so it never sees or touches the
  * application's migrations, and the application's Flyway never sees ZeoCore's. On PostgreSQL every table, including
- * the history table, lives in schema {@value Dialect#POSTGRESQL_SCHEMA}, created if missing.
+ * the history table, lives in one schema, {@value Dialect#POSTGRESQL_SCHEMA} unless the caller names another, created
+ * if missing; the trigger functions name their tables with that schema, so they behave the same whatever
+ * {@code search_path} a connection has. PostgreSQL needs {@code org.flywaydb:flyway-database-postgresql} on the class
+ * path (a clear error says so when it is missing); Flyway serializes concurrent migrations of one PostgreSQL database
+ * with an advisory lock.
  *
  * <p>The schema enforces the store's invariants by itself, whatever code connects: history, receipts, evidence,
- * nonces and connector revisions are append-only (UPDATE, DELETE and an insert over an existing key, including
- * {@code INSERT OR REPLACE}, are refused by triggers); execution state changes must follow the transition table; the
- * idempotency identity and the (organization, nonce) pair are unique.
+ * nonces and connector revisions are append-only (UPDATE and DELETE are refused by triggers; on SQLite also an insert
+ * over an existing key, including {@code INSERT OR REPLACE}; on PostgreSQL also {@code TRUNCATE}, and
+ * {@code INSERT ... ON CONFLICT DO UPDATE}, which fires the UPDATE trigger); execution state changes must follow the
+ * transition table; the idempotency identity (among non-refused executions) and the (organization, nonce) pair are
+ * unique.
  *
  * <p>A database migrated by a newer ZeoCore (an applied version this build does not know) is refused.
  */
@@ -32,6 +38,8 @@ public final class ZeoCoreSchema {
 
   /** The Flyway history table of ZeoCore's own migrations. */
   public static final String HISTORY_TABLE = "zeocore_schema_history";
+
+  private static final String FLYWAY_POSTGRESQL_PLUGIN = "org.flywaydb.database.postgresql.PostgreSQLDatabaseType";
 
   private ZeoCoreSchema() {}
 
@@ -45,17 +53,32 @@ public final class ZeoCoreSchema {
   public record Migration(Dialect dialect, String schemaVersion, int migrationsExecuted) {}
 
   /**
+   * Brings the ZeoCore schema in {@code dataSource} to this build's version, on PostgreSQL in schema
+   * {@value Dialect#POSTGRESQL_SCHEMA}. Same as {@link #migrate(DataSource, Dialect, String)} with a {@code null}
+   * schema.
+   */
+  public static Migration migrate(DataSource dataSource, Dialect dialect) {
+    return migrate(dataSource, dialect, null);
+  }
+
+  /**
    * Brings the ZeoCore schema in {@code dataSource} to this build's version. Idempotent; safe to call at every
    * start-up. Two processes migrating the same empty database at once may collide on SQLite (which has no advisory
    * lock); the loser retries once and then finds the schema current.
    *
+   * @param schema the PostgreSQL schema that holds ZeoCore's tables and history table, created if missing;
+   *     {@code null} for {@value Dialect#POSTGRESQL_SCHEMA}. 1 to 63 lower-case letters, digits and underscores,
+   *     starting with a letter or underscore and not with {@code pg_}. Must be {@code null} on SQLite.
+   * @throws IllegalArgumentException if the schema name is invalid or given for SQLite
    * @throws IllegalStateException if migration fails or the database holds a newer ZeoCore schema
    */
-  public static Migration migrate(DataSource dataSource, Dialect dialect) {
+  public static Migration migrate(DataSource dataSource, Dialect dialect, String schema) {
     if (dataSource == null || dialect == null) {
       throw new IllegalArgumentException("dataSource and dialect are required");
     }
-    Flyway flyway = flyway(dataSource, dialect);
+    Tables tables = Tables.of(dialect, schema);
+    requireFlywaySupport(dialect);
+    Flyway flyway = flyway(dataSource, tables);
     MigrateResult result;
     try {
       result = flyway.migrate();
@@ -75,31 +98,59 @@ public final class ZeoCoreSchema {
 
   /**
    * The applied schema version, read from {@value #HISTORY_TABLE} without migrating anything, or empty when ZeoCore's
-   * schema was never migrated into this database. For health checks.
+   * schema was never migrated into this database (on PostgreSQL: into schema {@value Dialect#POSTGRESQL_SCHEMA}).
+   * For health checks.
    *
    * @throws SQLException if the database cannot be reached
    */
   public static Optional<String> appliedVersion(DataSource dataSource, Dialect dialect) throws SQLException {
-    return new DataSourceDatabase(dataSource, dialect).read(ZeoCoreSchema.appliedVersion(dialect));
+    return appliedVersion(dataSource, dialect, null);
+  }
+
+  /**
+   * The applied schema version in {@code schema} (PostgreSQL; {@code null} for {@value Dialect#POSTGRESQL_SCHEMA},
+   * and always {@code null} on SQLite), read without migrating anything; empty when never migrated there.
+   *
+   * @throws IllegalArgumentException if the schema name is invalid or given for SQLite
+   * @throws SQLException if the database cannot be reached
+   */
+  public static Optional<String> appliedVersion(DataSource dataSource, Dialect dialect, String schema)
+      throws SQLException {
+    Tables tables = Tables.of(dialect, schema);
+    return new DataSourceDatabase(dataSource, dialect).read(appliedVersion(tables));
   }
 
   /** The work that reads the applied version on an open session (used by the store's health information). */
-  static SqlWork<Optional<String>> appliedVersion(Dialect dialect) {
+  static SqlWork<Optional<String>> appliedVersion(Tables tables) {
     return session -> {
-      String exists = dialect == Dialect.SQLITE
-          ? "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '" + HISTORY_TABLE + "'"
-          : "SELECT 1 FROM information_schema.tables WHERE table_schema = '" + Dialect.POSTGRESQL_SCHEMA
-              + "' AND table_name = '" + HISTORY_TABLE + "'";
-      if (!session.exists(exists)) {
+      boolean migrated = tables.dialect() == Dialect.SQLITE
+          ? session.exists("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", HISTORY_TABLE)
+          : session.exists("SELECT 1 FROM pg_catalog.pg_tables WHERE schemaname = ? AND tablename = ?",
+              tables.schema(), HISTORY_TABLE);
+      if (!migrated) {
         return Optional.empty();
       }
-      return Optional.ofNullable(session.first("SELECT version FROM " + dialect.table(HISTORY_TABLE)
-          + " WHERE success = " + (dialect == Dialect.SQLITE ? "1" : "TRUE")
+      return Optional.ofNullable(session.first("SELECT version FROM " + tables.qualify(HISTORY_TABLE)
+          + " WHERE success = " + (tables.dialect() == Dialect.SQLITE ? "1" : "TRUE")
           + " AND version IS NOT NULL ORDER BY installed_rank DESC LIMIT 1", row -> row.getString(1)));
     };
   }
 
-  private static Flyway flyway(DataSource dataSource, Dialect dialect) {
+  /** Flyway finds PostgreSQL support through a plugin jar; without it the failure would name no artifact. */
+  private static void requireFlywaySupport(Dialect dialect) {
+    if (dialect != Dialect.POSTGRESQL) {
+      return;
+    }
+    try {
+      Class.forName(FLYWAY_POSTGRESQL_PLUGIN, false, ZeoCoreSchema.class.getClassLoader());
+    } catch (ClassNotFoundException e) {
+      throw new IllegalStateException("ZeoCore's PostgreSQL store needs org.flywaydb:flyway-database-postgresql on"
+          + " the class path for its schema migrations");
+    }
+  }
+
+  private static Flyway flyway(DataSource dataSource, Tables tables) {
+    Dialect dialect = tables.dialect();
     FluentConfiguration configuration = Flyway.configure(ZeoCoreSchema.class.getClassLoader())
         .dataSource(dataSource)
         .table(HISTORY_TABLE)
@@ -110,7 +161,8 @@ public final class ZeoCoreSchema {
         // an application database (SQLite) may already hold the application's tables: baseline below version 1
         .baselineOnMigrate(true)
         .baselineVersion("0");
-    dialect.schema().ifPresent(schema -> configuration.schemas(schema).defaultSchema(schema).createSchemas(true));
+    tables.schemaName().ifPresent(
+        schema -> configuration.schemas(schema).defaultSchema(schema).createSchemas(true));
     return configuration.load();
   }
 

@@ -1,0 +1,54 @@
+package io.zeocore.sample.payments;
+
+import io.zeocore.connections.AuthorizationId;
+import io.zeocore.connections.Digests;
+import io.zeocore.connections.EffectAuthorization;
+import io.zeocore.connections.IdempotencyKey;
+import io.zeocore.connections.authorization.AuthorizationSigner;
+import io.zeocore.connections.authorization.Ed25519Keys;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.stereotype.Component;
+
+/**
+ * Stands in for the authority ("ZEO Go") that approves effects: signs one {@link EffectAuthorization} per payment with
+ * the demo issuer's Ed25519 key from the data directory. ZeoCore trusts that issuer only because
+ * {@code zeocore.connections.authorization.trust-roots} names its public key.
+ */
+@Component
+public class DemoAuthority {
+
+  public static final String ISSUER = "zeo-demo-issuer";
+
+  private final AuthorizationSigner signer;
+  private final String audience;
+
+  public DemoAuthority(@Value("${zeocore.sample.data-dir:./data}") String dataDir,
+      @Value("${zeocore.connections.authorization.audience}") String audience) {
+    Path privateKey = Path.of(dataDir).toAbsolutePath().resolve("demo-issuer/private.pem");
+    try {
+      this.signer = new AuthorizationSigner(ISSUER, Ed25519Keys.parsePrivateKeyPem(Files.readString(privateKey)));
+    } catch (IOException failure) {
+      throw new UncheckedIOException("cannot read the demo issuer key " + privateKey, failure);
+    }
+    this.audience = audience;
+  }
+
+  /** A fresh, signed, five-minute authorization to post {@code body} once under {@code idempotencyKey}. */
+  public EffectAuthorization authorize(byte[] body, IdempotencyKey idempotencyKey) {
+    Instant now = Instant.now();
+    EffectAuthorization unsigned = new EffectAuthorization(new AuthorizationId("auth-" + UUID.randomUUID()),
+        DemoLedgerConnector.ORGANIZATION, "demo-seat", "demo-binding", "demo-packet", "demo-attempt",
+        DemoLedgerConnector.CONNECTION, DemoLedgerConnector.REVISION, DemoLedgerConnector.POST_PAYMENT,
+        Digests.requestDigest(body), idempotencyKey, List.of("demo-approval"), now,
+        now.plus(Duration.ofMinutes(5)), UUID.randomUUID().toString(), audience, ISSUER, "unsigned");
+    return signer.sign(unsigned);
+  }
+}

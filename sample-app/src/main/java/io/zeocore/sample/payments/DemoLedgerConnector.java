@@ -1,0 +1,85 @@
+package io.zeocore.sample.payments;
+
+import io.zeocore.capability.EffectKind;
+import io.zeocore.connections.BusinessOperation;
+import io.zeocore.connections.Connection;
+import io.zeocore.connections.ConnectionHealth;
+import io.zeocore.connections.ConnectionId;
+import io.zeocore.connections.ConnectionStatus;
+import io.zeocore.connections.ConnectionStore;
+import io.zeocore.connections.ConnectorId;
+import io.zeocore.connections.ConnectorRevision;
+import io.zeocore.connections.ConnectorRevisionId;
+import io.zeocore.connections.IdempotencyMode;
+import io.zeocore.connections.OperationId;
+import io.zeocore.connections.OrganizationId;
+import io.zeocore.connections.RiskClass;
+import io.zeocore.connections.SecretRef;
+import io.zeocore.connections.admission.ConnectorAdmission;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.springframework.boot.ApplicationArguments;
+import org.springframework.boot.ApplicationRunner;
+import org.springframework.stereotype.Component;
+
+/**
+ * Admits the demo ledger's connector revision and the demo organization's connection into the store at start-up (once:
+ * revisions are immutable). In a real deployment these come from your connector catalogue and onboarding flow.
+ */
+@Component
+public class DemoLedgerConnector implements ApplicationRunner {
+
+  public static final OrganizationId ORGANIZATION = new OrganizationId("demo-org");
+  public static final ConnectorId CONNECTOR = new ConnectorId("demo-ledger");
+  public static final ConnectorRevisionId REVISION = new ConnectorRevisionId("demo-ledger-r1");
+  public static final ConnectionId CONNECTION = new ConnectionId("demo-ledger-connection");
+  public static final OperationId POST_PAYMENT = new OperationId("post_payment");
+
+  private final ConnectionStore store;
+
+  public DemoLedgerConnector(ConnectionStore store) {
+    this.store = store;
+  }
+
+  @Override
+  public void run(ApplicationArguments args) {
+    ConnectorRevision revision = revision();
+    // the same admission rules the orchestrator applies before every effect, checked once at start-up
+    ConnectorAdmission.validateConnectorRevision(revision);
+    if (store.getConnectorRevision(ORGANIZATION, REVISION).isEmpty()) {
+      store.saveConnectorRevision(ORGANIZATION, revision);
+    }
+    if (store.getConnection(ORGANIZATION, CONNECTION).isEmpty()) {
+      Connection connection = connection();
+      ConnectorAdmission.validateConnectionAdmission(connection, revision);
+      store.saveConnection(ORGANIZATION, connection);
+    }
+  }
+
+  static ConnectorRevision revision() {
+    Map<String, Object> properties = new LinkedHashMap<>();
+    properties.put("amountCents", Map.of("type", "integer"));
+    properties.put("reference", Map.of("type", "string"));
+    properties.put("simulate", Map.of("type", "string"));
+    Map<String, Object> requestSchema = new LinkedHashMap<>();
+    requestSchema.put("type", "object");
+    requestSchema.put("additionalProperties", false);
+    requestSchema.put("properties", properties);
+    BusinessOperation postPayment = new BusinessOperation(POST_PAYMENT, EffectKind.FINANCIAL, requestSchema,
+        Map.of("type", "object"), "https://ledger.example.com", "POST", "/v1/payments", List.of("api_key"),
+        List.of("$.reference"), IdempotencyMode.KERNEL_MANAGED, "lookup_by_execution_id", null);
+    return new ConnectorRevision(CONNECTOR, REVISION, "demo-ledger", "api_key", "GET /v1/account", "GET /v1/health",
+        "header:Authorization", "default", "1", List.of("https://ledger.example.com"), List.of("payments:write"),
+        List.of(postPayment), 16_384, 65_536, 10.0, false, RiskClass.HIGH, false, "lookup_by_execution_id", null,
+        List.of());
+  }
+
+  static Connection connection() {
+    Instant now = Instant.now();
+    return new Connection(CONNECTION, ORGANIZATION, CONNECTOR, REVISION, "demo-app", "demo-account", List.of(),
+        List.of("payments:write"), List.of(POST_PAYMENT), new SecretRef("demo-ledger-credential"),
+        ConnectionStatus.ACTIVE, ConnectionHealth.HEALTHY, now, now, null);
+  }
+}

@@ -1,0 +1,97 @@
+package io.zeocore.sample.payments;
+
+import io.zeocore.connections.BrokerExecutionStore;
+import io.zeocore.connections.EffectAuthorization;
+import io.zeocore.connections.EffectExecutionResult;
+import io.zeocore.connections.EffectOrchestrator;
+import io.zeocore.connections.Execution;
+import io.zeocore.connections.ExecutionId;
+import io.zeocore.connections.ExecutionReceipt;
+import io.zeocore.connections.IdempotencyKey;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import org.springframework.stereotype.Service;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Posts payments through the {@link EffectOrchestrator}: every payment gets an exact, signed authorization; the
+ * orchestrator verifies it, commits {@code DISPATCH_STARTED} before the ledger is entered, dispatches once and keeps
+ * append-only receipts.
+ */
+@Service
+public class PaymentService {
+
+  private static final JsonMapper JSON = JsonMapper.builder().build();
+
+  private final EffectOrchestrator orchestrator;
+  private final BrokerExecutionStore store;
+  private final DemoAuthority authority;
+  private final DemoLedger ledger;
+  /** What each payment was authorized with, kept in memory so the demo can replay it. */
+  private final Map<ExecutionId, Submitted> submitted = new ConcurrentHashMap<>();
+
+  public PaymentService(EffectOrchestrator orchestrator, BrokerExecutionStore store, DemoAuthority authority,
+      DemoLedger ledger) {
+    this.orchestrator = orchestrator;
+    this.store = store;
+    this.authority = authority;
+    this.ledger = ledger;
+  }
+
+  /** A payment request as the API receives it. */
+  public record PaymentRequest(long amountCents, String reference, String simulate) {}
+
+  private record Submitted(EffectAuthorization authorization, byte[] body) {}
+
+  /** Authorizes and executes one payment. */
+  public EffectExecutionResult pay(PaymentRequest request) {
+    Map<String, Object> fields = new java.util.LinkedHashMap<>();
+    fields.put("amountCents", request.amountCents());
+    fields.put("reference", request.reference());
+    if (request.simulate() != null) {
+      fields.put("simulate", request.simulate());
+    }
+    byte[] body = JSON.writeValueAsBytes(fields);
+    EffectAuthorization authorization = authority.authorize(body, new IdempotencyKey("pay-" + UUID.randomUUID()));
+    ExecutionId executionId = new ExecutionId("exec-" + UUID.randomUUID());
+    EffectExecutionResult result = execute(authorization, executionId, body);
+    if (result.executionId() != null) {
+      submitted.put(result.executionId(), new Submitted(authorization, body));
+    }
+    return result;
+  }
+
+  /**
+   * Sends the exact authorization and body of an earlier payment again. Its nonce is spent, so the orchestrator takes
+   * the idempotent-replay path: it answers with the existing execution and never dispatches a second time.
+   */
+  public Optional<EffectExecutionResult> replay(ExecutionId executionId) {
+    Submitted earlier = submitted.get(executionId);
+    if (earlier == null) {
+      return Optional.empty();
+    }
+    return Optional.of(execute(earlier.authorization(), new ExecutionId("exec-" + UUID.randomUUID()),
+        earlier.body()));
+  }
+
+  private EffectExecutionResult execute(EffectAuthorization authorization, ExecutionId executionId, byte[] body) {
+    return orchestrator.execute(DemoLedgerConnector.ORGANIZATION, DemoLedgerConnector.CONNECTION,
+        DemoLedgerConnector.REVISION, DemoLedgerConnector.POST_PAYMENT, authorization, executionId, body, ledger,
+        ledger);
+  }
+
+  public Optional<Execution> execution(ExecutionId executionId) {
+    return store.getExecution(DemoLedgerConnector.ORGANIZATION, executionId);
+  }
+
+  public List<Execution> history(ExecutionId executionId) {
+    return store.getExecutionHistory(DemoLedgerConnector.ORGANIZATION, executionId);
+  }
+
+  public List<ExecutionReceipt> receipts(ExecutionId executionId) {
+    return store.getReceiptsForExecution(DemoLedgerConnector.ORGANIZATION, executionId);
+  }
+}

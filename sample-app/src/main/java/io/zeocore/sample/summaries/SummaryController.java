@@ -1,0 +1,64 @@
+package io.zeocore.sample.summaries;
+
+import io.zeocore.execution.AttemptRecord;
+import io.zeocore.execution.ResilientExecutionResult;
+import java.util.List;
+import java.util.Map;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.http.MediaType;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+
+/** {@code POST /api/summaries}: runs a read-only policy and answers with its outcome and every attempt record. */
+@RestController
+@RequestMapping("/api/summaries")
+public class SummaryController {
+
+  private final SummaryService summaries;
+
+  public SummaryController(SummaryService summaries) {
+    this.summaries = summaries;
+  }
+
+  @PostMapping(consumes = MediaType.TEXT_PLAIN_VALUE, produces = MediaType.APPLICATION_JSON_VALUE)
+  public SummaryResponse summarize(@RequestParam(defaultValue = "summarize") String policy,
+      @RequestBody String text) {
+    return SummaryResponse.of(policy, summaries.summarize(policy, text));
+  }
+
+  /** An unknown policy name: the service refused before any target ran. */
+  @ExceptionHandler(IllegalArgumentException.class)
+  ResponseEntity<Map<String, String>> unknownPolicy(IllegalArgumentException refused) {
+    return ResponseEntity.badRequest().body(Map.of("error", String.valueOf(refused.getMessage())));
+  }
+
+  /** The evidence of one run, with times in milliseconds. */
+  public record SummaryResponse(String policy, String outcome, String summary, String selectedTargetId,
+      String executionMode, String failureKind, String machineCode, long totalElapsedMillis,
+      List<Attempt> attempts) {
+
+    static SummaryResponse of(String policy, ResilientExecutionResult<String> result) {
+      return new SummaryResponse(policy, result.outcome().wireValue(), result.value(), result.selectedTargetId(),
+          result.executionMode().wireValue(), result.failureKind() == null ? null : result.failureKind().wireValue(),
+          result.machineCode(), result.totalElapsed().toMillis(),
+          result.attempts().stream().map(Attempt::of).toList());
+    }
+  }
+
+  /** One attempt record. */
+  public record Attempt(int attemptNumber, String targetId, String outcome, String failureKind, String machineCode,
+      boolean dispatchStarted, long startedAfterMillis, long endedAfterMillis, long timeoutMillis,
+      long backoffBeforeNextMillis) {
+
+    static Attempt of(AttemptRecord record) {
+      return new Attempt(record.attemptNumber(), record.targetId(), record.outcome().wireValue(),
+          record.failureKind() == null ? null : record.failureKind().wireValue(), record.machineCode(),
+          record.dispatchStarted(), record.startedAfter().toMillis(), record.endedAfter().toMillis(),
+          record.timeout().toMillis(), record.backoffBeforeNext().toMillis());
+    }
+  }
+}

@@ -1,0 +1,201 @@
+package io.zeocore.sample;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.zeocore.sample.payments.DemoLedger;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Starts the sample on a random port, as a user would run it, and exercises every endpoint over real HTTP: the read-only
+ * policy falling back from an absent Ollama to the subprocess provider, the provider's failure paths, durable payments
+ * (confirmed, declined, lost response reconciled, replayed authorization refused) and the actuator endpoints.
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+    properties = "zeocore.llm.ollama.base-url=http://127.0.0.1:9")
+class SampleApplicationEndToEndTests {
+
+  private static final Path DATA_DIR;
+
+  static {
+    try {
+      DATA_DIR = Files.createTempDirectory("zeocore-sample-e2e");
+    } catch (IOException failure) {
+      throw new ExceptionInInitializerError(failure);
+    }
+    System.setProperty("zeocore.sample.data-dir", DATA_DIR.toString());
+  }
+
+  private static final JsonMapper JSON = JsonMapper.builder().build();
+  private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+  @LocalServerPort
+  int port;
+
+  @Autowired
+  DemoLedger ledger;
+
+  private HttpResponse<String> post(String path, String contentType, String body) throws Exception {
+    HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+        .timeout(Duration.ofSeconds(30))
+        .header("Content-Type", contentType)
+        .POST(HttpRequest.BodyPublishers.ofString(body))
+        .build();
+    return http.send(request, HttpResponse.BodyHandlers.ofString());
+  }
+
+  private HttpResponse<String> get(String path) throws Exception {
+    HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+        .timeout(Duration.ofSeconds(30)).GET().build();
+    return http.send(request, HttpResponse.BodyHandlers.ofString());
+  }
+
+  private JsonNode summarize(String policy, String text) throws Exception {
+    HttpResponse<String> response = post("/api/summaries?policy=" + policy, "text/plain", text);
+    assertThat(response.statusCode()).isEqualTo(200);
+    return JSON.readTree(response.body());
+  }
+
+  private JsonNode pay(String json) throws Exception {
+    HttpResponse<String> response = post("/api/payments", "application/json", json);
+    assertThat(response.statusCode()).isEqualTo(201);
+    return JSON.readTree(response.body());
+  }
+
+  private static List<String> texts(JsonNode array, String field) {
+    List<String> values = new ArrayList<>();
+    array.forEach(node -> values.add(node.path(field).asString()));
+    return values;
+  }
+
+  @Test
+  void summaryFallsBackFromTheAbsentOllamaToTheSubprocessProvider() throws Exception {
+    JsonNode result = summarize("summarize", "Hello ZeoCore from the end to end test");
+    assertThat(result.path("outcome").asString()).isEqualTo("succeeded");
+    assertThat(result.path("selectedTargetId").asString()).isEqualTo("text-stats");
+    assertThat(result.path("executionMode").asString()).isEqualTo("live");
+    assertThat(result.path("summary").asString()).startsWith("8 words in 1 lines");
+    JsonNode attempts = result.path("attempts");
+    assertThat(texts(attempts, "targetId")).containsExactly("ollama-local", "text-stats");
+    assertThat(attempts.get(0).path("failureKind").asString()).isEqualTo("transient");
+    assertThat(attempts.get(0).path("dispatchStarted").asBoolean()).isFalse();
+    assertThat(attempts.get(0).path("backoffBeforeNextMillis").asLong()).isEqualTo(200);
+    assertThat(attempts.get(1).path("outcome").asString()).isEqualTo("succeeded");
+  }
+
+  @Test
+  void providerFailuresEndWithEvidenceNotExceptions() throws Exception {
+    JsonNode transientFailure = summarize("quick-stats", "please #fail");
+    assertThat(transientFailure.path("outcome").asString()).isEqualTo("exhausted");
+    assertThat(transientFailure.path("machineCode").asString()).isEqualTo("ZEO_EXEC_TRANSIENT");
+    assertThat(transientFailure.path("attempts").size()).isEqualTo(2);
+
+    JsonNode crash = summarize("quick-stats", "please #crash");
+    assertThat(crash.path("outcome").asString()).isEqualTo("failed_safe");
+    assertThat(crash.path("failureKind").asString()).isEqualTo("permanent");
+    assertThat(crash.path("attempts").size()).isEqualTo(1);
+
+    JsonNode hang = summarize("quick-stats", "please #hang");
+    assertThat(hang.path("outcome").asString()).isEqualTo("exhausted");
+    assertThat(hang.path("failureKind").asString()).isEqualTo("timeout");
+    assertThat(texts(hang.path("attempts"), "failureKind")).containsExactly("timeout", "timeout");
+    // two 1 s attempts under a 5 s budget, each killed after its 300 ms grace
+    assertThat(hang.path("totalElapsedMillis").asLong()).isLessThan(5_000);
+
+    HttpResponse<String> unknownPolicy = post("/api/summaries?policy=nope", "text/plain", "x");
+    assertThat(unknownPolicy.statusCode()).isEqualTo(400);
+  }
+
+  @Test
+  void paymentIsDispatchedOnceWithDurableHistoryAndAReplayedAuthorizationNeverDispatchesAgain() throws Exception {
+    int before = ledger.dispatchCount();
+    JsonNode outcome = pay("{\"amountCents\":1250,\"reference\":\"inv-1\"}");
+    assertThat(outcome.path("state").asString()).isEqualTo("SUCCEEDED");
+    String executionId = outcome.path("executionId").asString();
+
+    JsonNode record = JSON.readTree(get("/api/payments/" + executionId).body());
+    assertThat(record.path("state").asString()).isEqualTo("SUCCEEDED");
+    assertThat(texts(record.path("history"), "state"))
+        .containsExactly("CREATED", "AUTHORIZATION_VERIFIED", "PREPARED", "DISPATCH_STARTED", "SUCCEEDED");
+    assertThat(record.path("receipts").size()).isEqualTo(1);
+    assertThat(record.path("receipts").get(0).path("confirmationEvidenceRef").asString())
+        .startsWith("zeo-evidence:v1:");
+
+    HttpResponse<String> replay = post("/api/payments/" + executionId + "/replay", "application/json", "");
+    assertThat(replay.statusCode()).isEqualTo(200);
+    // the same authorization again is the idempotent-replay path: the existing execution, no second dispatch
+    JsonNode replayed = JSON.readTree(replay.body());
+    assertThat(replayed.path("executionId").asString()).isEqualTo(executionId);
+    assertThat(replayed.path("state").asString()).isEqualTo("SUCCEEDED");
+    assertThat(replayed.path("refusalReason").isNull()).isTrue();
+    assertThat(ledger.dispatchCount()).isEqualTo(before + 1);
+    JsonNode after = JSON.readTree(get("/api/payments/" + executionId).body());
+    assertThat(after.path("history").size()).isEqualTo(5);
+    assertThat(after.path("receipts").size()).isEqualTo(1);
+  }
+
+  @Test
+  void declinedPaymentFailsSafeAndALostResponseIsReconciledNotRedispatched() throws Exception {
+    JsonNode declined = pay("{\"amountCents\":99,\"reference\":\"inv-2\",\"simulate\":\"decline\"}");
+    assertThat(declined.path("state").asString()).isEqualTo("FAILED_SAFE");
+    JsonNode declinedRecord = JSON.readTree(get("/api/payments/" + declined.path("executionId").asString()).body());
+    assertThat(declinedRecord.path("receipts").get(0).path("errorCode").asString()).isEqualTo("REQUEST_REFUSED");
+
+    int before = ledger.dispatchCount();
+    JsonNode lost = pay("{\"amountCents\":500,\"reference\":\"inv-3\",\"simulate\":\"lost-response\"}");
+    assertThat(lost.path("state").asString()).isEqualTo("SUCCEEDED");
+    assertThat(ledger.dispatchCount()).isEqualTo(before + 1);
+    JsonNode record = JSON.readTree(get("/api/payments/" + lost.path("executionId").asString()).body());
+    assertThat(texts(record.path("history"), "state")).containsSubsequence("DISPATCH_STARTED", "AMBIGUOUS",
+        "SUCCEEDED");
+    assertThat(texts(record.path("receipts"), "finalState")).containsExactly("AMBIGUOUS", "SUCCEEDED");
+    assertThat(record.path("receipts").get(1).path("resolvesAmbiguousRecordedAt").asString())
+        .isEqualTo(record.path("receipts").get(0).path("recordedAt").asString());
+  }
+
+  @Test
+  void rejectsMalformedPaymentsAndUnknownExecutions() throws Exception {
+    assertThat(post("/api/payments", "application/json", "{\"amountCents\":0,\"reference\":\"x\"}").statusCode())
+        .isEqualTo(400);
+    assertThat(get("/api/payments/exec-unknown").statusCode()).isEqualTo(404);
+    assertThat(post("/api/payments/exec-unknown/replay", "application/json", "").statusCode()).isEqualTo(404);
+  }
+
+  @Test
+  void actuatorShowsHealthPoliciesAndMetrics() throws Exception {
+    summarize("summarize", "warm up the metrics");
+    JsonNode health = JSON.readTree(get("/actuator/health").body());
+    assertThat(health.path("status").asString()).isEqualTo("UP");
+    assertThat(health.path("components").path("zeocore").path("status").asString()).isEqualTo("UP");
+
+    JsonNode zeocore = JSON.readTree(get("/actuator/zeocore").body());
+    assertThat(zeocore.toString()).contains("summarize", "quick-stats", "ollama-local", "text-stats");
+
+    HttpResponse<String> attempts = get("/actuator/metrics/zeocore.execution.attempts");
+    assertThat(attempts.statusCode()).isEqualTo(200);
+    assertThat(attempts.body()).contains("text-stats");
+  }
+
+  @Test
+  void storeFileIsPrivateToTheOwner() throws Exception {
+    assertThat(Files.getPosixFilePermissions(DATA_DIR.resolve("zeocore.db")))
+        .isEqualTo(PosixFilePermissions.fromString("rw-------"));
+    assertThat(Files.getPosixFilePermissions(DATA_DIR.resolve("demo-issuer/private.pem")))
+        .isEqualTo(PosixFilePermissions.fromString("rw-------"));
+  }
+}

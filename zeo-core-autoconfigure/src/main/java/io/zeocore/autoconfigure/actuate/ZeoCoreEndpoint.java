@@ -1,0 +1,84 @@
+package io.zeocore.autoconfigure.actuate;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import io.zeocore.autoconfigure.execution.ExecutionPolicies;
+import io.zeocore.connections.store.JdbcConnectionStore;
+import io.zeocore.connections.ExecutionState;
+import io.zeocore.execution.ExecutionPolicy;
+import io.zeocore.execution.FailureKind;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import org.springframework.boot.actuate.endpoint.OperationResponseBody;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
+
+/**
+ * The {@code zeocore} actuator endpoint: the configured execution policies and their plans and, when ZeoCore's store
+ * exists, how many effects are in each state. It shows configuration and counts only (names, targets, timings,
+ * codes), never secrets or request data. Durations are ISO-8601 ({@code PT1M30S}), enum values are ZeoCore's wire
+ * values ({@code read_only}, {@code rate_limit}).
+ */
+@Endpoint(id = "zeocore")
+public class ZeoCoreEndpoint {
+
+  private final ExecutionPolicies policies;
+  private final JdbcConnectionStore store;
+
+  /**
+   * @param policies the policies to show
+   * @param store the store whose effects are counted, or {@code null} when there is none
+   */
+  public ZeoCoreEndpoint(ExecutionPolicies policies, JdbcConnectionStore store) {
+    this.policies = Objects.requireNonNull(policies, "policies");
+    this.store = store;
+  }
+
+  @ReadOperation
+  public ZeoCoreDescriptor zeocore() {
+    Map<String, PolicyDescriptor> described = new LinkedHashMap<>();
+    policies.asMap().forEach((name, policy) -> described.put(name, PolicyDescriptor.of(policy)));
+    Map<String, Long> effects = null;
+    if (store != null) {
+      effects = new LinkedHashMap<>();
+      for (Map.Entry<ExecutionState, Long> count : store.executionCountsByState().entrySet()) {
+        effects.put(count.getKey().name(), count.getValue());
+      }
+    }
+    return new ZeoCoreDescriptor(described, effects);
+  }
+
+  /**
+   * What the endpoint shows.
+   *
+   * @param policies every configured policy by name, in configuration order
+   * @param effects the number of effects in each state ({@code SUCCEEDED}, {@code AMBIGUOUS}, …), across
+   *     organizations; absent when there is no store
+   */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  public record ZeoCoreDescriptor(Map<String, PolicyDescriptor> policies, Map<String, Long> effects)
+      implements OperationResponseBody {}
+
+  /** One policy and its plan; see {@link ExecutionPolicy} for each field's meaning. */
+  public record PolicyDescriptor(
+      String operationMode,
+      String totalTimeout,
+      String attemptTimeout,
+      List<String> attemptTargets,
+      List<String> backoff,
+      double jitterFraction,
+      List<String> retryableFailures,
+      boolean allowSimulated,
+      String cancellationPoll) {
+
+    static PolicyDescriptor of(ExecutionPolicy policy) {
+      return new PolicyDescriptor(policy.operationMode().wireValue(), policy.totalTimeout().toString(),
+          policy.attemptTimeout().toString(), policy.attemptTargets(),
+          policy.backoff().stream().map(Duration::toString).toList(), policy.jitterFraction(),
+          policy.retryableFailures().stream().sorted().map(FailureKind::wireValue).toList(), policy.allowSimulated(),
+          policy.cancellationPoll().toString());
+    }
+  }
+}

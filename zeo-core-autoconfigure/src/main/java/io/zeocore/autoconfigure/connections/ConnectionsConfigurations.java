@@ -1,0 +1,291 @@
+package io.zeocore.autoconfigure.connections;
+
+import static io.zeocore.autoconfigure.connections.ZeoCoreConnectionsAutoConfiguration.PREFIX;
+
+import io.zeocore.autoconfigure.connections.ZeoCoreConnectionsProperties.StoreDataSource;
+import io.zeocore.connections.BrokerExecutionStore;
+import io.zeocore.connections.ConnectionStore;
+import io.zeocore.connections.EffectListener;
+import io.zeocore.connections.EffectOrchestrator;
+import io.zeocore.connections.EffectReconciler;
+import io.zeocore.connections.EffectReconcilers;
+import io.zeocore.connections.EffectRecovery;
+import io.zeocore.connections.EffectRecoveryStore;
+import io.zeocore.connections.ObservationOrchestrator;
+import io.zeocore.connections.ObservationStore;
+import io.zeocore.connections.authorization.Ed25519Keys;
+import io.zeocore.connections.authorization.Ed25519SignatureVerifier;
+import io.zeocore.connections.authorization.ExactAuthorizationVerifier;
+import io.zeocore.connections.custody.KeyStoreSecretStore;
+import io.zeocore.connections.custody.SecretStore;
+import io.zeocore.connections.store.JdbcConnectionStore;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.security.PublicKey;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import javax.sql.DataSource;
+import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+import org.springframework.boot.sql.init.dependency.DependsOnDatabaseInitialization;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.io.Resource;
+
+/**
+ * The configurations {@link ZeoCoreConnectionsAutoConfiguration} imports, in this order, so that each
+ * {@code @ConditionalOnBean} sees the beans of the configurations before it.
+ */
+final class ConnectionsConfigurations {
+
+  private static final String DATABASE_INITIALIZATION =
+      "org.springframework.boot.sql.init.dependency.DependsOnDatabaseInitialization";
+
+  private ConnectionsConfigurations() {}
+
+  /** The store, when Spring Boot's database initialization support is absent. */
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnMissingBean(ConnectionStore.class)
+  @ConditionalOnMissingClass(DATABASE_INITIALIZATION)
+  static class Store {
+
+    @Bean
+    JdbcConnectionStore zeoCoreConnectionStore(ZeoCoreConnectionsProperties properties,
+        ObjectProvider<DataSource> dataSources) {
+      return openStore(properties, dataSources);
+    }
+  }
+
+  /**
+   * The store, opened after the application's database initializers (its Flyway, Liquibase or SQL scripts) have run:
+   * on a database it shares with the application, ZeoCore's migrations then find the application's schema in place
+   * and baseline beside it.
+   */
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnMissingBean(ConnectionStore.class)
+  @ConditionalOnClass(name = DATABASE_INITIALIZATION)
+  static class StoreAfterDatabaseInitialization {
+
+    @Bean
+    @DependsOnDatabaseInitialization
+    JdbcConnectionStore zeoCoreConnectionStore(ZeoCoreConnectionsProperties properties,
+        ObjectProvider<DataSource> dataSources) {
+      return openStore(properties, dataSources);
+    }
+  }
+
+  /** Opens the store the properties describe; see {@link ZeoCoreConnectionsProperties.Store}. */
+  static JdbcConnectionStore openStore(ZeoCoreConnectionsProperties properties,
+      ObjectProvider<DataSource> dataSources) {
+    ZeoCoreConnectionsProperties.Store store = properties.getStore();
+    if (store.getUrl() != null && !store.getUrl().isBlank()) {
+      if (store.getDatasource() == StoreDataSource.APPLICATION) {
+        // the url is never echoed: it may carry credentials
+        throw new InvalidConfigurationPropertyValueException(PREFIX + "store.datasource", "application",
+            "set either zeocore.connections.store.url or zeocore.connections.store.datasource=application, "
+                + "not both");
+      }
+      return JdbcConnectionStore.forJdbcUrl(store.getUrl(), store.getUsername(), store.getPassword());
+    }
+    if (store.getDatasource() == StoreDataSource.APPLICATION) {
+      DataSource dataSource = dataSources.getIfUnique();
+      if (dataSource == null) {
+        throw new InvalidConfigurationPropertyValueException(PREFIX + "store.datasource", "application",
+            "the store is to use the application's DataSource, but there is no single DataSource bean");
+      }
+      return JdbcConnectionStore.forDataSource(dataSource);
+    }
+    if (store.getPath() == null) {
+      throw new InvalidConfigurationPropertyValueException(PREFIX + "store.path", null,
+          "the embedded store needs a file path");
+    }
+    return JdbcConnectionStore.openSqlite(store.getPath());
+  }
+
+  @Configuration(proxyBeanMethods = false)
+  @Conditional(ConfiguredCondition.Authorization.class)
+  static class Authorization {
+
+    @Bean
+    @ConditionalOnMissingBean
+    ExactAuthorizationVerifier zeoCoreAuthorizationVerifier(ZeoCoreConnectionsProperties properties) {
+      return AuthorizationVerifiers.fromProperties(properties.getAuthorization());
+    }
+  }
+
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnBean(ExactAuthorizationVerifier.class)
+  static class Orchestrators {
+
+    @Bean
+    @ConditionalOnMissingBean
+    @ConditionalOnBean(BrokerExecutionStore.class)
+    EffectOrchestrator zeoCoreEffectOrchestrator(BrokerExecutionStore store, ExactAuthorizationVerifier verifier,
+        ObjectProvider<EffectListener> listeners) {
+      EffectOrchestrator.Builder builder = EffectOrchestrator.builder(store, verifier);
+      listeners.orderedStream().forEach(builder::listener);
+      return builder.build();
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    @ConditionalOnBean(ObservationStore.class)
+    ObservationOrchestrator zeoCoreObservationOrchestrator(ObservationStore store,
+        ExactAuthorizationVerifier verifier) {
+      return new ObservationOrchestrator(store, verifier);
+    }
+  }
+
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnBean(EffectRecoveryStore.class)
+  static class Recovery {
+
+    @Bean
+    @ConditionalOnMissingBean
+    EffectReconcilers zeoCoreEffectReconcilers(ListableBeanFactory beans) {
+      return EffectReconcilers.byStrategy(beans.getBeansOfType(EffectReconciler.class));
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    EffectRecovery zeoCoreEffectRecovery(EffectRecoveryStore store, EffectReconcilers reconcilers,
+        ObjectProvider<EffectListener> listeners, ZeoCoreConnectionsProperties properties) {
+      ZeoCoreConnectionsProperties.Recovery recovery = properties.getRecovery();
+      EffectRecovery.Builder builder = EffectRecovery.builder(store, reconcilers);
+      String prefix = PREFIX + "recovery.";
+      positive(prefix + "dispatch-stale-after", recovery.getDispatchStaleAfter());
+      positive(prefix + "initial-backoff", recovery.getInitialBackoff());
+      positive(prefix + "max-backoff", recovery.getMaxBackoff());
+      positive(prefix + "interval", recovery.getInterval());
+      if (recovery.getBatchSize() < 1) {
+        throw new InvalidConfigurationPropertyValueException(prefix + "batch-size", recovery.getBatchSize(),
+            "batch-size must be at least 1");
+      }
+      builder.dispatchStaleAfter(recovery.getDispatchStaleAfter()).initialBackoff(recovery.getInitialBackoff())
+          .maxBackoff(recovery.getMaxBackoff()).batchSize(recovery.getBatchSize());
+      listeners.orderedStream().forEach(builder::listener);
+      return builder.build();
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    @ConditionalOnBooleanProperty(name = "zeocore.connections.recovery.enabled", matchIfMissing = true)
+    EffectRecoveryLifecycle zeoCoreEffectRecoveryLifecycle(EffectRecovery recovery,
+        ZeoCoreConnectionsProperties properties) {
+      return new EffectRecoveryLifecycle(recovery, properties.getRecovery().getInterval());
+    }
+
+    private static void positive(String property, Duration value) {
+      if (value == null || value.isZero() || value.isNegative()) {
+        throw new InvalidConfigurationPropertyValueException(property, value, "must be a positive duration");
+      }
+    }
+  }
+
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnProperty(prefix = "zeocore.connections.custody", name = "key-store")
+  @ConditionalOnMissingBean(SecretStore.class)
+  static class Custody {
+
+    @Bean
+    KeyStoreSecretStore zeoCoreSecretStore(ZeoCoreConnectionsProperties properties) {
+      ZeoCoreConnectionsProperties.Custody custody = properties.getCustody();
+      String prefix = PREFIX + "custody.";
+      if (custody.getPassword() == null || custody.getPassword().isEmpty()) {
+        throw new InvalidConfigurationPropertyValueException(prefix + "password", null,
+            "the keystore needs a password, e.g. ${ZEOCORE_CUSTODY_PASSWORD}; there is no default");
+      }
+      Duration ttl = custody.getLeaseTtl();
+      if (ttl == null || ttl.isZero() || ttl.isNegative()) {
+        throw new InvalidConfigurationPropertyValueException(prefix + "lease-ttl", ttl, "must be a positive duration");
+      }
+      char[] password = custody.getPassword().toCharArray();
+      try {
+        return KeyStoreSecretStore.open(custody.getKeyStore(), password, Clock.systemUTC(), ttl);
+      } catch (IllegalStateException unusable) {
+        // the message names the file, never the password
+        throw new InvalidConfigurationPropertyValueException(prefix + "key-store", custody.getKeyStore(),
+            unusable.getMessage());
+      } finally {
+        Arrays.fill(password, '\0');
+      }
+    }
+  }
+
+  /** Builds the verifier from {@code zeocore.connections.authorization.*}, naming the property of any problem. */
+  static final class AuthorizationVerifiers {
+
+    private AuthorizationVerifiers() {}
+
+    static ExactAuthorizationVerifier fromProperties(ZeoCoreConnectionsProperties.Authorization authorization) {
+      String prefix = PREFIX + "authorization.";
+      if (authorization.getAudience() == null || authorization.getAudience().isBlank()) {
+        throw new InvalidConfigurationPropertyValueException(prefix + "audience", authorization.getAudience(),
+            "audience is required once zeocore.connections.authorization is configured; there is no default");
+      }
+      Set<String> issuers = authorization.getTrustedIssuers();
+      if (issuers == null || issuers.isEmpty()) {
+        throw new InvalidConfigurationPropertyValueException(prefix + "trusted-issuers", issuers,
+            "at least one trusted issuer is required; there is no default");
+      }
+      for (String issuer : authorization.getTrustRoots().keySet()) {
+        if (!issuers.contains(issuer)) {
+          throw new InvalidConfigurationPropertyValueException(prefix + "trust-roots." + issuer, null,
+              "issuer '" + issuer + "' has trust roots but is not in trusted-issuers " + issuers);
+        }
+      }
+      Map<String, List<PublicKey>> roots = new LinkedHashMap<>();
+      for (String issuer : issuers) {
+        List<Resource> resources = authorization.getTrustRoots().get(issuer);
+        if (resources == null || resources.isEmpty()) {
+          throw new InvalidConfigurationPropertyValueException(prefix + "trust-roots." + issuer, null,
+              "trusted issuer '" + issuer + "' needs at least one Ed25519 public key (a PEM resource)");
+        }
+        List<PublicKey> keys = new ArrayList<>();
+        for (int i = 0; i < resources.size(); i++) {
+          keys.add(publicKey(prefix + "trust-roots." + issuer + "[" + i + "]", resources.get(i)));
+        }
+        roots.put(issuer, keys);
+      }
+      try {
+        return new ExactAuthorizationVerifier(new Ed25519SignatureVerifier(roots), authorization.getAudience(),
+            issuers, authorization.getIssuedAtSkew());
+      } catch (IllegalArgumentException invalid) {
+        throw new InvalidConfigurationPropertyValueException(prefix.substring(0, prefix.length() - 1), null,
+            invalid.getMessage());
+      }
+    }
+
+    private static PublicKey publicKey(String property, Resource resource) {
+      String pem;
+      try (InputStream in = resource.getInputStream()) {
+        pem = new String(in.readAllBytes(), StandardCharsets.US_ASCII);
+      } catch (IOException unreadable) {
+        throw new InvalidConfigurationPropertyValueException(property, resource.getDescription(),
+            "the trust root cannot be read");
+      }
+      try {
+        return Ed25519Keys.parsePublicKeyPem(pem);
+      } catch (IllegalArgumentException invalid) {
+        // the library's message never contains key material
+        throw new InvalidConfigurationPropertyValueException(property, resource.getDescription(),
+            "the trust root is not an Ed25519 public key in PEM form (" + invalid.getMessage() + ")");
+      }
+    }
+  }
+}

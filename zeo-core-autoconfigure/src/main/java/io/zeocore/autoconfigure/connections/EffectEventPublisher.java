@@ -1,0 +1,32 @@
+package io.zeocore.autoconfigure.connections;
+
+import io.zeocore.connections.EffectListener;
+import io.zeocore.connections.Execution;
+import io.zeocore.connections.ExecutionReceipt;
+import io.zeocore.connections.ExecutionState;
+import java.util.Objects;
+import org.springframework.context.ApplicationEventPublisher;
+
+/**
+ * The {@link EffectListener} that republishes every committed transition and receipt as an
+ * {@link EffectTransitionEvent} / {@link ReceiptRecordedEvent}. The auto-configured orchestrator and recovery are
+ * built with every {@link EffectListener} bean, this one included.
+ */
+public final class EffectEventPublisher implements EffectListener {
+
+  private final ApplicationEventPublisher events;
+
+  public EffectEventPublisher(ApplicationEventPublisher events) {
+    this.events = Objects.requireNonNull(events, "events");
+  }
+
+  @Override
+  public void transitionRecorded(Execution execution, ExecutionState previousState) {
+    events.publishEvent(new EffectTransitionEvent(execution, previousState));
+  }
+
+  @Override
+  public void receiptRecorded(ExecutionReceipt receipt) {
+    events.publishEvent(new ReceiptRecordedEvent(receipt));
+  }
+}

@@ -1,0 +1,25 @@
+package io.zeocore.autoconfigure.connections;
+
+import io.zeocore.connections.Execution;
+import io.zeocore.connections.ExecutionState;
+import java.util.Objects;
+
+/**
+ * Published after an effect's state change has been durably committed by the {@code EffectOrchestrator} or
+ * {@code EffectRecovery}, in commit order, on the thread that made the change. Carries the stored execution record
+ * (ids, digests, state, instants): never a request body, secret or provider text.
+ *
+ * @param execution the execution as stored
+ * @param previousState the state it left, or {@code null} when it was created
+ */
+public record EffectTransitionEvent(Execution execution, ExecutionState previousState) {
+
+  public EffectTransitionEvent {
+    Objects.requireNonNull(execution, "execution");
+  }
+
+  /** The state reached. */
+  public ExecutionState state() {
+    return execution.state();
+  }
+}

@@ -1,0 +1,58 @@
+package io.zeocore.autoconfigure.connections;
+
+import io.zeocore.connections.EffectListener;
+import io.zeocore.connections.EffectOrchestrator;
+import io.zeocore.connections.EffectReconciler;
+import io.zeocore.connections.EffectReconcilers;
+import io.zeocore.connections.EffectRecovery;
+import io.zeocore.connections.ObservationOrchestrator;
+import io.zeocore.connections.authorization.ExactAuthorizationVerifier;
+import io.zeocore.connections.store.JdbcConnectionStore;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
+import org.springframework.context.annotation.Import;
+
+/**
+ * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration Auto-configuration} of ZeoCore's durable
+ * effect orchestration, active once any {@code zeocore.connections.*} property is set and switched off by
+ * {@code zeocore.connections.enabled=false}:
+ * <ul>
+ *   <li>the store ({@link JdbcConnectionStore}): the embedded SQLite file, the application's DataSource or a JDBC URL,
+ *       its schema migrated at start-up by ZeoCore's private Flyway. Neither its DataSource nor its Flyway is a bean,
+ *       so the application's own DataSource and Flyway auto-configurations are unaffected;</li>
+ *   <li>the {@link ExactAuthorizationVerifier}, only when {@code zeocore.connections.authorization} is configured, and
+ *       with it the {@link EffectOrchestrator} and {@link ObservationOrchestrator}. Without it they do not exist: there
+ *       is no permissive default;</li>
+ *   <li>{@link EffectRecovery} (with the {@link EffectReconcilers} bean, by default the {@link EffectReconciler} beans
+ *       by name as reconciliation strategy) run by an {@link EffectRecoveryLifecycle};</li>
+ *   <li>every committed transition and receipt published as {@link EffectTransitionEvent} /
+ *       {@link ReceiptRecordedEvent} (every {@link EffectListener} bean is told);</li>
+ *   <li>a {@link io.zeocore.connections.custody.KeyStoreSecretStore} custody {@code SecretStore} once
+ *       {@code zeocore.connections.custody.key-store} is set.</li>
+ * </ul>
+ * Each bean backs off when the application defines its own.
+ */
+@AutoConfiguration(afterName = "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration")
+@ConditionalOnClass(JdbcConnectionStore.class)
+@ConditionalOnBooleanProperty(name = "zeocore.connections.enabled", matchIfMissing = true)
+@Conditional(ConfiguredCondition.Connections.class)
+@EnableConfigurationProperties(ZeoCoreConnectionsProperties.class)
+@Import({ConnectionsConfigurations.Store.class, ConnectionsConfigurations.StoreAfterDatabaseInitialization.class,
+    ConnectionsConfigurations.Authorization.class, ConnectionsConfigurations.Orchestrators.class,
+    ConnectionsConfigurations.Recovery.class, ConnectionsConfigurations.Custody.class})
+public final class ZeoCoreConnectionsAutoConfiguration {
+
+  static final String PREFIX = "zeocore.connections.";
+
+  @Bean
+  @ConditionalOnMissingBean
+  EffectEventPublisher zeoCoreEffectEventPublisher(ApplicationEventPublisher events) {
+    return new EffectEventPublisher(events);
+  }
+}

@@ -1,0 +1,187 @@
+package io.zeocore.autoconfigure.execution;
+
+import io.zeocore.execution.FailureKind;
+import io.zeocore.execution.OperationMode;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/**
+ * Configuration properties for ZeoCore's bounded execution: named {@link io.zeocore.execution.ExecutionPolicy
+ * ExecutionPolicies} and the shared configs they inherit from.
+ *
+ * <p>A policy takes every property it does not set from the config named by its {@code base-config}, or, when it
+ * names none, from the config called {@code default} (when there is one). Configs inherit the same way, so chains
+ * such as policy → {@code slow} → {@code default} work; a cycle or an unknown name stops start-up. Lists are
+ * replaced, never merged. A bare number for a duration is milliseconds; write {@code 90s} or {@code 500ms}.
+ *
+ * @see ExecutionPolicies
+ */
+@ConfigurationProperties("zeocore.execution")
+public class ZeoCoreExecutionProperties {
+
+  /** Whether to enable ZeoCore's execution support (policies, runner and events). */
+  private boolean enabled = true;
+
+  /**
+   * Shared, partial policy settings by name. Policies (and other configs) that do not name a base-config inherit
+   * from the config called "default".
+   */
+  private final Map<String, Policy> configs = new LinkedHashMap<>();
+
+  /** Execution policies by name; each becomes an entry of the ExecutionPolicies bean. */
+  private final Map<String, Policy> policies = new LinkedHashMap<>();
+
+  public boolean isEnabled() {
+    return this.enabled;
+  }
+
+  public void setEnabled(boolean enabled) {
+    this.enabled = enabled;
+  }
+
+  public Map<String, Policy> getConfigs() {
+    return this.configs;
+  }
+
+  public Map<String, Policy> getPolicies() {
+    return this.policies;
+  }
+
+  /**
+   * One policy or shared config. Every property is optional here: what a policy leaves unset comes from its base
+   * config, then from the library's defaults; total-timeout, attempt-timeout and attempt-targets have no default.
+   */
+  public static class Policy {
+
+    /**
+     * Name of the entry under zeocore.execution.configs to inherit unset properties from. When unset, the config
+     * called "default" is used if it exists.
+     */
+    private String baseConfig;
+
+    /**
+     * Safety class of the work. Only read-only and advisory work runs in the runner; an effectful policy is refused
+     * before any call (effects need the durable orchestrator). Default: read-only.
+     */
+    private OperationMode operationMode;
+
+    /** Budget of the whole run, including backoff waits. Must be greater than zero. */
+    private Duration totalTimeout;
+
+    /**
+     * Cap of each attempt. Must be greater than zero; each attempt gets the smaller of this and what is left of
+     * total-timeout.
+     */
+    private Duration attemptTimeout;
+
+    /**
+     * The ordered plan: the target ids to call, at most one call per entry. Repeat an id to retry the same target.
+     */
+    private List<String> attemptTargets;
+
+    /**
+     * Delays after attempt 1, 2, and so on. At most one fewer than attempt-targets; missing entries mean no delay.
+     */
+    private List<Duration> backoff;
+
+    /** Random spread of each backoff delay, between 0 and 1: a delay d becomes a value in [d(1-f), d(1+f)]. */
+    private Double jitterFraction;
+
+    /**
+     * Failure kinds after which the next planned target may run. Default: timeout, transient, rate-limit.
+     * malformed-response may be added; validation, authorization, authentication, cancelled and permanent can never
+     * be retryable.
+     */
+    private Set<FailureKind> retryableFailures;
+
+    /** Whether simulated (test or scripted) targets may run under this policy. Default: false. */
+    private Boolean allowSimulated;
+
+    /** Longest slice of a backoff wait between two cancellation checks. Must be greater than zero. Default: 100ms. */
+    private Duration cancellationPoll;
+
+    public String getBaseConfig() {
+      return this.baseConfig;
+    }
+
+    public void setBaseConfig(String baseConfig) {
+      this.baseConfig = baseConfig;
+    }
+
+    public OperationMode getOperationMode() {
+      return this.operationMode;
+    }
+
+    public void setOperationMode(OperationMode operationMode) {
+      this.operationMode = operationMode;
+    }
+
+    public Duration getTotalTimeout() {
+      return this.totalTimeout;
+    }
+
+    public void setTotalTimeout(Duration totalTimeout) {
+      this.totalTimeout = totalTimeout;
+    }
+
+    public Duration getAttemptTimeout() {
+      return this.attemptTimeout;
+    }
+
+    public void setAttemptTimeout(Duration attemptTimeout) {
+      this.attemptTimeout = attemptTimeout;
+    }
+
+    public List<String> getAttemptTargets() {
+      return this.attemptTargets;
+    }
+
+    public void setAttemptTargets(List<String> attemptTargets) {
+      this.attemptTargets = attemptTargets;
+    }
+
+    public List<Duration> getBackoff() {
+      return this.backoff;
+    }
+
+    public void setBackoff(List<Duration> backoff) {
+      this.backoff = backoff;
+    }
+
+    public Double getJitterFraction() {
+      return this.jitterFraction;
+    }
+
+    public void setJitterFraction(Double jitterFraction) {
+      this.jitterFraction = jitterFraction;
+    }
+
+    public Set<FailureKind> getRetryableFailures() {
+      return this.retryableFailures;
+    }
+
+    public void setRetryableFailures(Set<FailureKind> retryableFailures) {
+      this.retryableFailures = retryableFailures;
+    }
+
+    public Boolean getAllowSimulated() {
+      return this.allowSimulated;
+    }
+
+    public void setAllowSimulated(Boolean allowSimulated) {
+      this.allowSimulated = allowSimulated;
+    }
+
+    public Duration getCancellationPoll() {
+      return this.cancellationPoll;
+    }
+
+    public void setCancellationPoll(Duration cancellationPoll) {
+      this.cancellationPoll = cancellationPoll;
+    }
+  }
+}

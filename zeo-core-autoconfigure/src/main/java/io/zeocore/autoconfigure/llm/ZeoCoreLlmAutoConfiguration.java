@@ -1,0 +1,99 @@
+package io.zeocore.autoconfigure.llm;
+
+import io.zeocore.llm.LlmClient;
+import io.zeocore.llm.OllamaClient;
+import io.zeocore.llm.OpenAiClient;
+import java.util.Locale;
+import java.util.function.Supplier;
+import org.springframework.beans.BeanWrapper;
+import org.springframework.beans.BeanWrapperImpl;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
+import org.springframework.util.unit.DataSize;
+
+/**
+ * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration Auto-configuration} of ZeoCore's one-attempt
+ * LLM clients: an {@link OllamaClient} when a {@code zeocore.llm.ollama.*} property is set, an {@link OpenAiClient}
+ * when a {@code zeocore.llm.openai.*} property is set. Switched off by {@code zeocore.llm.enabled=false}; each bean
+ * backs off when the application defines its own. An invalid setting stops start-up naming the property.
+ *
+ * <p>Use a client through {@link io.zeocore.llm.LlmTargets#chatTarget}, so that the policy owns every retry.
+ */
+@AutoConfiguration
+@ConditionalOnClass(LlmClient.class)
+@ConditionalOnBooleanProperty(name = "zeocore.llm.enabled", matchIfMissing = true)
+@EnableConfigurationProperties(ZeoCoreLlmProperties.class)
+@Import({ZeoCoreLlmAutoConfiguration.OllamaConfiguration.class, ZeoCoreLlmAutoConfiguration.OpenAiConfiguration.class})
+public final class ZeoCoreLlmAutoConfiguration {
+
+  @Configuration(proxyBeanMethods = false)
+  @Conditional(LlmProviderConfiguredCondition.Ollama.class)
+  static class OllamaConfiguration {
+
+    @Bean
+    @ConditionalOnMissingBean
+    OllamaClient zeoCoreOllamaClient(ZeoCoreLlmProperties properties) {
+      ZeoCoreLlmProperties.Ollama ollama = properties.getOllama();
+      return build("zeocore.llm.ollama", ollama, () -> OllamaClient.builder()
+          .baseUrl(ollama.getBaseUrl())
+          .model(ollama.getModel())
+          .timeout(ollama.getTimeout())
+          .maxResponseBytes(bytes(ollama.getMaxResponseSize()))
+          .build());
+    }
+  }
+
+  @Configuration(proxyBeanMethods = false)
+  @Conditional(LlmProviderConfiguredCondition.OpenAi.class)
+  static class OpenAiConfiguration {
+
+    @Bean
+    @ConditionalOnMissingBean
+    OpenAiClient zeoCoreOpenAiClient(ZeoCoreLlmProperties properties) {
+      ZeoCoreLlmProperties.OpenAi openai = properties.getOpenai();
+      return build("zeocore.llm.openai", openai, () -> OpenAiClient.builder()
+          .baseUrl(openai.getBaseUrl())
+          .apiKey(openai.getApiKey())
+          .model(openai.getModel())
+          .timeout(openai.getTimeout())
+          .organization(openai.getOrganization())
+          .maxResponseBytes(bytes(openai.getMaxResponseSize()))
+          .build());
+    }
+  }
+
+  private static long bytes(DataSize size) {
+    return size != null ? size.toBytes() : -1;
+  }
+
+  /**
+   * Builds a client, turning the builder's rejection into an error naming the property. The builder's messages start
+   * with the setting's Java name ({@code baseUrl must …}), which is the settings bean's property name except for the
+   * size; the API key is never named as the offending value.
+   */
+  private static <C> C build(String prefix, Object settings, Supplier<C> builder) {
+    try {
+      return builder.get();
+    } catch (IllegalArgumentException invalid) {
+      String message = String.valueOf(invalid.getMessage());
+      String setting = message.split(" ", 2)[0];
+      if (setting.equals("maxResponseBytes")) {
+        setting = "maxResponseSize";
+      }
+      BeanWrapper bean = new BeanWrapperImpl(settings);
+      if (setting.equals("apiKey") || !bean.isReadableProperty(setting)) {
+        throw new InvalidConfigurationPropertyValueException(prefix, null, message);
+      }
+      String property = prefix + "." + setting.replaceAll("([A-Z])", "-$1").toLowerCase(Locale.ROOT);
+      throw new InvalidConfigurationPropertyValueException(property, bean.getPropertyValue(setting), message);
+    }
+  }
+}

@@ -1,0 +1,160 @@
+package io.zeocore.autoconfigure.llm;
+
+import io.zeocore.llm.OllamaClient;
+import io.zeocore.llm.OpenAiClient;
+import java.net.URI;
+import java.time.Duration;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.util.unit.DataSize;
+
+/**
+ * Configuration properties of ZeoCore's one-attempt LLM clients. A client bean exists only when at least one of its
+ * properties is set (for example {@code zeocore.llm.ollama.model}); with none set, nothing is created.
+ */
+@ConfigurationProperties("zeocore.llm")
+public class ZeoCoreLlmProperties {
+
+  /** Whether to enable ZeoCore's LLM client beans. */
+  private boolean enabled = true;
+
+  private final Ollama ollama = new Ollama();
+
+  private final OpenAi openai = new OpenAi();
+
+  public boolean isEnabled() {
+    return this.enabled;
+  }
+
+  public void setEnabled(boolean enabled) {
+    this.enabled = enabled;
+  }
+
+  public Ollama getOllama() {
+    return this.ollama;
+  }
+
+  public OpenAi getOpenai() {
+    return this.openai;
+  }
+
+  /** Settings of the {@link OllamaClient} bean. */
+  public static class Ollama {
+
+    /** Base URL of the Ollama server (http or https, without user info, query or fragment). */
+    private URI baseUrl = OllamaClient.DEFAULT_BASE_URL;
+
+    /** Model used when a call names none, e.g. "qwen3:latest". */
+    private String model = OllamaClient.DEFAULT_MODEL;
+
+    /** Bound of one call; each attempt uses the smaller of this and the attempt's timeout. */
+    private Duration timeout = OllamaClient.DEFAULT_TIMEOUT;
+
+    /** Largest successful response body read; a larger one is a malformed response. */
+    private DataSize maxResponseSize = DataSize.ofMegabytes(16);
+
+    public URI getBaseUrl() {
+      return this.baseUrl;
+    }
+
+    public void setBaseUrl(URI baseUrl) {
+      this.baseUrl = baseUrl;
+    }
+
+    public String getModel() {
+      return this.model;
+    }
+
+    public void setModel(String model) {
+      this.model = model;
+    }
+
+    public Duration getTimeout() {
+      return this.timeout;
+    }
+
+    public void setTimeout(Duration timeout) {
+      this.timeout = timeout;
+    }
+
+    public DataSize getMaxResponseSize() {
+      return this.maxResponseSize;
+    }
+
+    public void setMaxResponseSize(DataSize maxResponseSize) {
+      this.maxResponseSize = maxResponseSize;
+    }
+  }
+
+  /** Settings of the {@link OpenAiClient} bean (OpenAI or a server compatible with its chat completions API). */
+  public static class OpenAi {
+
+    /** Base URL of the API, to which "/chat/completions" is appended. */
+    private URI baseUrl = OpenAiClient.DEFAULT_BASE_URL;
+
+    /**
+     * Bearer API key, e.g. "${OPENAI_API_KEY}". Sent only in the Authorization header, never logged. Without one,
+     * every call fails before anything is sent.
+     */
+    private String apiKey;
+
+    /** Model used when a call names none. */
+    private String model = OpenAiClient.DEFAULT_MODEL;
+
+    /** Bound of one call; each attempt uses the smaller of this and the attempt's timeout. */
+    private Duration timeout = OpenAiClient.DEFAULT_TIMEOUT;
+
+    /** Value of the OpenAI-Organization header, if any. */
+    private String organization;
+
+    /** Largest successful response body read; a larger one is a malformed response. */
+    private DataSize maxResponseSize = DataSize.ofMegabytes(16);
+
+    public URI getBaseUrl() {
+      return this.baseUrl;
+    }
+
+    public void setBaseUrl(URI baseUrl) {
+      this.baseUrl = baseUrl;
+    }
+
+    public String getApiKey() {
+      return this.apiKey;
+    }
+
+    public void setApiKey(String apiKey) {
+      this.apiKey = apiKey;
+    }
+
+    public String getModel() {
+      return this.model;
+    }
+
+    public void setModel(String model) {
+      this.model = model;
+    }
+
+    public Duration getTimeout() {
+      return this.timeout;
+    }
+
+    public void setTimeout(Duration timeout) {
+      this.timeout = timeout;
+    }
+
+    public String getOrganization() {
+      return this.organization;
+    }
+
+    public void setOrganization(String organization) {
+      this.organization = organization;
+    }
+
+    public DataSize getMaxResponseSize() {
+      return this.maxResponseSize;
+    }
+
+    public void setMaxResponseSize(DataSize maxResponseSize) {
+      this.maxResponseSize = maxResponseSize;
+    }
+  }
+}

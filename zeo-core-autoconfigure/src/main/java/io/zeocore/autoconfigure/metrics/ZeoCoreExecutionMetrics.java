@@ -1,0 +1,60 @@
+package io.zeocore.autoconfigure.metrics;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.zeocore.autoconfigure.execution.AttemptRecordedEvent;
+import io.zeocore.autoconfigure.execution.ExecutionCompletedEvent;
+import io.zeocore.execution.AttemptRecord;
+import java.util.Objects;
+import org.springframework.context.event.EventListener;
+
+/**
+ * Counts the runs published by {@link io.zeocore.autoconfigure.execution.ZeoCoreExecutions} in Micrometer:
+ * <ul>
+ *   <li>{@code zeocore.execution.attempts} (counter), tags {@code policy}, {@code target}, {@code outcome}
+ *       ({@code succeeded}/{@code failed}) and {@code failure.kind} (the kind's wire value, {@code none} for a
+ *       success);</li>
+ *   <li>{@code zeocore.execution.duration} (timer of the run's total elapsed time), tags {@code policy} and
+ *       {@code outcome} (the terminal outcome's wire value, e.g. {@code failed_safe}).</li>
+ * </ul>
+ * Tag values are configuration names and codes only, so their number is bounded by the configuration.
+ */
+public final class ZeoCoreExecutionMetrics {
+
+  /** Name of the attempt counter. */
+  public static final String ATTEMPTS = "zeocore.execution.attempts";
+  /** Name of the run timer. */
+  public static final String DURATION = "zeocore.execution.duration";
+
+  private final MeterRegistry registry;
+
+  public ZeoCoreExecutionMetrics(MeterRegistry registry) {
+    this.registry = Objects.requireNonNull(registry, "registry");
+  }
+
+  /** Counts one ended attempt. */
+  @EventListener
+  public void attemptRecorded(AttemptRecordedEvent event) {
+    AttemptRecord attempt = event.attempt();
+    Counter.builder(ATTEMPTS)
+        .description("Attempts made by ZeoCore's runner, as they end")
+        .tag("policy", event.policyName())
+        .tag("target", attempt.targetId())
+        .tag("outcome", attempt.outcome().wireValue())
+        .tag("failure.kind", attempt.failureKind() != null ? attempt.failureKind().wireValue() : "none")
+        .register(registry)
+        .increment();
+  }
+
+  /** Times one finished run. */
+  @EventListener
+  public void executionCompleted(ExecutionCompletedEvent event) {
+    Timer.builder(DURATION)
+        .description("Total elapsed time of ZeoCore runs, from start to terminal decision")
+        .tag("policy", event.policyName())
+        .tag("outcome", event.outcome().wireValue())
+        .register(registry)
+        .record(event.totalElapsed());
+  }
+}

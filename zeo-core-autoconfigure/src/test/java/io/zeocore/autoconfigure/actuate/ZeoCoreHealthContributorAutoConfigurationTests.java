@@ -1,0 +1,63 @@
+package io.zeocore.autoconfigure.actuate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.zaxxer.hikari.HikariDataSource;
+import io.zeocore.autoconfigure.connections.ZeoCoreConnectionsAutoConfiguration;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.Status;
+import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+class ZeoCoreHealthContributorAutoConfigurationTests {
+
+  @TempDir
+  Path temp;
+
+  private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
+      .withConfiguration(AutoConfigurations.of(ZeoCoreConnectionsAutoConfiguration.class,
+          ZeoCoreHealthContributorAutoConfiguration.class));
+
+  @Test
+  void embeddedStoreIsUpWithItsSchemaVersionAndPrivateFileModes() {
+    contextRunner.withPropertyValues("zeocore.connections.store.path=" + temp.resolve("zeocore.db")).run(context -> {
+      Health health = context.getBean("zeocoreHealthIndicator", ZeoCoreHealthIndicator.class).health();
+      assertThat(health.getStatus()).isEqualTo(Status.UP);
+      assertThat(health.getDetails()).containsEntry("dialect", "sqlite").containsKey("schemaVersion")
+          .containsEntry("file", temp.resolve("zeocore.db").toString()).containsEntry("fileModesPrivate", true);
+      assertThat(health.getDetails().get("fileModes")).isEqualTo(Map.of("zeocore.db", "rw-------"));
+    });
+  }
+
+  @Test
+  void storeOnAnUnreachableDatabaseIsDownWithoutShowingItsUrl() {
+    String url = "jdbc:sqlite:" + temp.resolve("app.db");
+    contextRunner.withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class))
+        .withPropertyValues("spring.datasource.url=" + url, "zeocore.connections.store.datasource=application",
+            "zeocore.connections.recovery.enabled=false")
+        .run(context -> {
+          ZeoCoreHealthIndicator indicator = context.getBean(ZeoCoreHealthIndicator.class);
+          assertThat(indicator.health().getStatus()).isEqualTo(Status.UP);
+          context.getBean(HikariDataSource.class).close();
+
+          Health health = indicator.health();
+
+          assertThat(health.getStatus()).isEqualTo(Status.DOWN);
+          assertThat(health.getDetails()).containsKey("failure").doesNotContainKey("file");
+          assertThat(health.toString()).doesNotContain(url);
+        });
+  }
+
+  @Test
+  void isAbsentWithoutAStoreOrWhenDisabled() {
+    contextRunner.run(context -> assertThat(context).doesNotHaveBean(ZeoCoreHealthIndicator.class));
+    contextRunner.withPropertyValues("zeocore.connections.store.path=" + temp.resolve("zeocore.db"),
+        "management.health.zeocore.enabled=false")
+        .run(context -> assertThat(context).doesNotHaveBean(ZeoCoreHealthIndicator.class));
+  }
+}

@@ -1,0 +1,123 @@
+package io.zeocore.autoconfigure.connections;
+
+import io.zeocore.capability.EffectKind;
+import io.zeocore.connections.AuthorizationId;
+import io.zeocore.connections.BusinessOperation;
+import io.zeocore.connections.Connection;
+import io.zeocore.connections.ConnectionHealth;
+import io.zeocore.connections.ConnectionId;
+import io.zeocore.connections.ConnectionStatus;
+import io.zeocore.connections.ConnectorId;
+import io.zeocore.connections.ConnectorRevision;
+import io.zeocore.connections.ConnectorRevisionId;
+import io.zeocore.connections.Digests;
+import io.zeocore.connections.EffectAuthorization;
+import io.zeocore.connections.EffectDispatchResult;
+import io.zeocore.connections.EffectExecutionResult;
+import io.zeocore.connections.EffectOrchestrator;
+import io.zeocore.connections.EffectReconciler;
+import io.zeocore.connections.ExecutionId;
+import io.zeocore.connections.IdempotencyKey;
+import io.zeocore.connections.IdempotencyMode;
+import io.zeocore.connections.OperationId;
+import io.zeocore.connections.OrganizationId;
+import io.zeocore.connections.ReconciliationResult;
+import io.zeocore.connections.RiskClass;
+import io.zeocore.connections.SecretRef;
+import io.zeocore.connections.authorization.AuthorizationSigner;
+import io.zeocore.connections.authorization.Ed25519Keys;
+import io.zeocore.connections.store.JdbcConnectionStore;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.KeyPair;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A real Ed25519 authority ({@code zeo-go}, audience {@code zeocore}) and a Stripe-like connection with one refund
+ * operation, for driving the auto-configured orchestrator end to end.
+ */
+public final class EffectFixtures {
+
+  public static final String ISSUER = "zeo-go";
+  public static final String AUDIENCE = "zeocore";
+  public static final OrganizationId ORG = new OrganizationId("org-1");
+  public static final ConnectionId CONNECTION = new ConnectionId("conn-1");
+  public static final ConnectorRevisionId REVISION = new ConnectorRevisionId("stripe-r1");
+  public static final OperationId CREATE_REFUND = new OperationId("create_refund");
+  public static final String STRATEGY = "lookup_by_idempotency_key";
+  public static final String CONFIRMATION = "c".repeat(64);
+  public static final String CANARY = "canary-body-3e9d";
+  public static final byte[] BODY =
+      ("{\"amount\":100,\"charge\":\"" + CANARY + "\"}").getBytes(StandardCharsets.UTF_8);
+
+  private static final KeyPair KEYS = Ed25519Keys.generate();
+
+  private EffectFixtures() {}
+
+  /** Writes the authority's public key as PEM to {@code directory/zeo-go.pub} and returns the file. */
+  public static Path writePublicKey(Path directory) throws IOException {
+    return Files.writeString(directory.resolve("zeo-go.pub"), Ed25519Keys.publicKeyPem(KEYS.getPublic()));
+  }
+
+  /** The properties of an authorization trusting the authority whose key is in {@code publicKey}. */
+  public static String[] authorizationProperties(Path publicKey) {
+    return new String[] {"zeocore.connections.authorization.audience=" + AUDIENCE,
+        "zeocore.connections.authorization.trusted-issuers=" + ISSUER,
+        "zeocore.connections.authorization.trust-roots." + ISSUER + "=file:" + publicKey};
+  }
+
+  /** Saves the connector revision and the connection. */
+  public static void saveConnection(JdbcConnectionStore store) {
+    BusinessOperation refund = new BusinessOperation(CREATE_REFUND, EffectKind.FINANCIAL,
+        Map.of("type", "object", "additionalProperties", false, "properties",
+            Map.of("amount", Map.of("type", "integer"), "charge", Map.of("type", "string"))),
+        Map.of("type", "object"), "https://api.stripe.com", "POST", "/v1/refunds", List.of("api_key"),
+        List.of("$.id"), IdempotencyMode.PROVIDER_NATIVE, STRATEGY, null);
+    store.saveConnectorRevision(ORG, new ConnectorRevision(new ConnectorId("stripe"), REVISION, "stripe", "api_key",
+        "GET /v1/account", "GET /v1/balance", "header:Authorization", "default", "1",
+        List.of("https://api.stripe.com"), List.of("refunds:write"), List.of(refund), 65_536, 1_048_576, 30.0, false,
+        RiskClass.HIGH, true, "by_idempotency_key", null, List.of("fixture-1")));
+    Instant now = Instant.now().truncatedTo(ChronoUnit.MICROS);
+    store.saveConnection(ORG, new Connection(CONNECTION, ORG, new ConnectorId("stripe"), REVISION, "default-app",
+        "acct_123", List.of(), List.of("refunds:write"), List.of(CREATE_REFUND),
+        new SecretRef("zc0-kc:org-1:5b0c1b3e-8d7f-4b7e-9c1a-2f3e4d5c6b7a"), ConnectionStatus.ACTIVE,
+        ConnectionHealth.HEALTHY, now, now, null));
+  }
+
+  /** An authorization signed by the authority for the refund over {@link #BODY}, valid for five minutes. */
+  public static EffectAuthorization authorization(String nonce, String idempotencyKey) {
+    Instant now = Instant.now().truncatedTo(ChronoUnit.MICROS);
+    EffectAuthorization unsigned = new EffectAuthorization(new AuthorizationId("auth-" + nonce), ORG, "seat-1",
+        "binding-1", "packet-1", "attempt-1", CONNECTION, REVISION, CREATE_REFUND, Digests.requestDigest(BODY),
+        new IdempotencyKey(idempotencyKey), List.of("approval-1"), now.minusSeconds(1), now.plusSeconds(300), nonce,
+        AUDIENCE, ISSUER, "unsigned");
+    return new AuthorizationSigner(ISSUER, KEYS.getPrivate()).sign(unsigned);
+  }
+
+  /** Runs one refund that the provider confirms. */
+  public static EffectExecutionResult refund(EffectOrchestrator orchestrator, String id) {
+    return orchestrator.execute(ORG, CONNECTION, REVISION, CREATE_REFUND, authorization("nonce-" + id, "idem-" + id),
+        new ExecutionId(id), BODY, request -> EffectDispatchResult.confirmed(CONFIRMATION), unresolved());
+  }
+
+  /** Runs one refund whose provider call ends without a known outcome; the inline reconciliation learns nothing. */
+  public static EffectExecutionResult ambiguousRefund(EffectOrchestrator orchestrator, String id) {
+    return orchestrator.execute(ORG, CONNECTION, REVISION, CREATE_REFUND, authorization("nonce-" + id, "idem-" + id),
+        new ExecutionId(id), BODY, request -> {
+          throw new IllegalStateException("connection reset after sending; provider said " + CANARY);
+        }, unresolved());
+  }
+
+  public static EffectReconciler unresolved() {
+    return request -> ReconciliationResult.unresolved("e".repeat(64));
+  }
+
+  public static EffectReconciler confirming() {
+    return request -> ReconciliationResult.confirmed("f".repeat(64), CONFIRMATION);
+  }
+}

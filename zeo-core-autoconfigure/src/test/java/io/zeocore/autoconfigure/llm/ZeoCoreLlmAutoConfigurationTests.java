@@ -1,0 +1,123 @@
+package io.zeocore.autoconfigure.llm;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.sun.net.httpserver.HttpServer;
+import io.zeocore.autoconfigure.execution.ZeoCoreExecutionAutoConfiguration;
+import io.zeocore.autoconfigure.execution.ZeoCoreExecutions;
+import io.zeocore.execution.ResilientExecutionResult;
+import io.zeocore.llm.ChatMessage;
+import io.zeocore.llm.LlmClient;
+import io.zeocore.llm.LlmTargets;
+import io.zeocore.llm.OllamaClient;
+import io.zeocore.llm.OpenAiClient;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+class ZeoCoreLlmAutoConfigurationTests {
+
+  private static final String KEY = "sk-canary-5d1e0b";
+
+  private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
+      .withConfiguration(AutoConfigurations.of(ZeoCoreLlmAutoConfiguration.class));
+
+  @Test
+  void createsNoClientUntilAProviderIsConfigured() {
+    contextRunner.run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(LlmClient.class));
+  }
+
+  @Test
+  void createsOnlyTheConfiguredProvidersClientsWithTheirSettings() {
+    contextRunner.withPropertyValues("zeocore.llm.ollama.model=qwen3:latest", "zeocore.llm.ollama.timeout=90s")
+        .run(context -> {
+          assertThat(context).hasSingleBean(OllamaClient.class).doesNotHaveBean(OpenAiClient.class);
+          OllamaClient ollama = context.getBean(OllamaClient.class);
+          assertThat(ollama.model()).isEqualTo("qwen3:latest");
+          assertThat(ollama.timeout()).isEqualTo(Duration.ofSeconds(90));
+          assertThat(ollama.baseUrl()).isEqualTo(URI.create("http://localhost:11434"));
+        });
+    contextRunner.withPropertyValues("zeocore.llm.openai.api-key=" + KEY,
+        "zeocore.llm.openai.base-url=http://127.0.0.1:8000/v1", "zeocore.llm.openai.organization=org-1")
+        .run(context -> {
+          assertThat(context).hasSingleBean(OpenAiClient.class).doesNotHaveBean(OllamaClient.class);
+          OpenAiClient openai = context.getBean(OpenAiClient.class);
+          assertThat(openai.hasApiKey()).isTrue();
+          assertThat(openai.organization()).isEqualTo("org-1");
+          assertThat(openai.baseUrl()).isEqualTo(URI.create("http://127.0.0.1:8000/v1"));
+          assertThat(openai.toString()).doesNotContain(KEY);
+        });
+  }
+
+  @Test
+  void backsOffWhenDisabledWithoutTheLibraryOrForAUserClient() {
+    contextRunner.withPropertyValues("zeocore.llm.enabled=false", "zeocore.llm.ollama.model=m")
+        .run(context -> assertThat(context).doesNotHaveBean(LlmClient.class));
+    contextRunner.withPropertyValues("zeocore.llm.ollama.model=m")
+        .withClassLoader(new FilteredClassLoader(LlmClient.class))
+        .run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(OllamaClient.class));
+    OllamaClient mine = OllamaClient.builder().model("mine").build();
+    contextRunner.withPropertyValues("zeocore.llm.ollama.model=m").withBean(OllamaClient.class, () -> mine)
+        .run(context -> assertThat(context.getBean(OllamaClient.class)).isSameAs(mine));
+  }
+
+  @Test
+  void invalidSettingStopsStartUpNamingThePropertyButNeverTheKey() {
+    contextRunner.withPropertyValues("zeocore.llm.openai.api-key=" + KEY,
+        "zeocore.llm.openai.base-url=ftp://models.example")
+        .run(context -> {
+          assertThat(context).hasFailed();
+          assertThat(context.getStartupFailure()).rootCause()
+              .isInstanceOfSatisfying(InvalidConfigurationPropertyValueException.class, invalid -> {
+                assertThat(invalid.getName()).isEqualTo("zeocore.llm.openai.base-url");
+                assertThat(invalid.getReason()).isEqualTo("baseUrl must be an absolute http or https URL");
+              });
+          assertThat(context.getStartupFailure()).rootCause().message().doesNotContain(KEY);
+        });
+    contextRunner.withPropertyValues("zeocore.llm.ollama.timeout=0s")
+        .run(context -> assertThat(context.getStartupFailure()).rootCause()
+            .isInstanceOfSatisfying(InvalidConfigurationPropertyValueException.class,
+                invalid -> assertThat(invalid.getName()).isEqualTo("zeocore.llm.ollama.timeout")));
+  }
+
+  @Test
+  void configuredOllamaClientServesAPolicyThroughAChatTarget() throws Exception {
+    AtomicReference<String> requestBody = new AtomicReference<>();
+    HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    server.createContext("/api/chat", exchange -> {
+      requestBody.set(new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
+      byte[] reply = "{\"message\":{\"role\":\"assistant\",\"content\":\"a short summary\"}}"
+          .getBytes(StandardCharsets.UTF_8);
+      exchange.sendResponseHeaders(200, reply.length);
+      exchange.getResponseBody().write(reply);
+      exchange.close();
+    });
+    server.start();
+    try {
+      contextRunner.withConfiguration(AutoConfigurations.of(ZeoCoreExecutionAutoConfiguration.class))
+          .withPropertyValues("zeocore.llm.ollama.base-url=http://127.0.0.1:" + server.getAddress().getPort(),
+              "zeocore.llm.ollama.model=qwen3:latest",
+              "zeocore.execution.policies.summarize.total-timeout=10s",
+              "zeocore.execution.policies.summarize.attempt-timeout=5s",
+              "zeocore.execution.policies.summarize.attempt-targets=ollama-local")
+          .run(context -> {
+            OllamaClient ollama = context.getBean(OllamaClient.class);
+            ResilientExecutionResult<String> result = context.getBean(ZeoCoreExecutions.class).run("summarize",
+                List.of(LlmTargets.chatTarget("ollama-local", ollama, List.of(ChatMessage.user("summarize this")))));
+            assertThat(result.value()).isEqualTo("a short summary");
+            assertThat(requestBody.get()).contains("\"model\":\"qwen3:latest\"", "summarize this");
+          });
+    } finally {
+      server.stop(0);
+    }
+  }
+}

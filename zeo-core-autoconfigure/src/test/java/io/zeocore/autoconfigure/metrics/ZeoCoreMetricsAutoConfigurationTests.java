@@ -1,0 +1,101 @@
+package io.zeocore.autoconfigure.metrics;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.zeocore.autoconfigure.connections.EffectFixtures;
+import io.zeocore.autoconfigure.connections.ZeoCoreConnectionsAutoConfiguration;
+import io.zeocore.autoconfigure.execution.ZeoCoreExecutionAutoConfiguration;
+import io.zeocore.connections.EffectOrchestrator;
+import io.zeocore.connections.store.JdbcConnectionStore;
+import io.zeocore.autoconfigure.execution.ZeoCoreExecutions;
+import io.zeocore.execution.AttemptError;
+import io.zeocore.execution.FailureKind;
+import io.zeocore.execution.SyncExecutionTarget;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+class ZeoCoreMetricsAutoConfigurationTests {
+
+  private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
+      .withConfiguration(AutoConfigurations.of(MetricsAutoConfiguration.class,
+          CompositeMeterRegistryAutoConfiguration.class, SimpleMetricsExportAutoConfiguration.class,
+          ZeoCoreExecutionAutoConfiguration.class, ZeoCoreMetricsAutoConfiguration.class))
+      .withPropertyValues("zeocore.execution.policies.lookup.total-timeout=10s",
+          "zeocore.execution.policies.lookup.attempt-timeout=5s",
+          "zeocore.execution.policies.lookup.attempt-targets=primary,primary,backup");
+
+  @Test
+  void countsEveryAttemptAndTimesEveryRunByPolicyTargetOutcomeAndFailureKind() {
+    contextRunner.run(context -> {
+      SyncExecutionTarget<String> primary = SyncExecutionTarget.of("primary", String.class, attempt -> {
+        throw new AttemptError(FailureKind.RATE_LIMIT);
+      });
+      SyncExecutionTarget<String> backup = SyncExecutionTarget.of("backup", String.class, attempt -> "found");
+      ZeoCoreExecutions executions = context.getBean(ZeoCoreExecutions.class);
+
+      executions.run("lookup", List.of(primary, backup));
+      executions.run("lookup", List.of(primary, backup));
+
+      MeterRegistry registry = context.getBean(MeterRegistry.class);
+      assertThat(registry.get(ZeoCoreExecutionMetrics.ATTEMPTS).tags("policy", "lookup", "target", "primary",
+          "outcome", "failed", "failure.kind", "rate_limit").counter().count()).isEqualTo(4.0);
+      assertThat(registry.get(ZeoCoreExecutionMetrics.ATTEMPTS).tags("policy", "lookup", "target", "backup",
+          "outcome", "succeeded", "failure.kind", "none").counter().count()).isEqualTo(2.0);
+      Timer duration = registry.get(ZeoCoreExecutionMetrics.DURATION).tags("policy", "lookup",
+          "outcome", "succeeded").timer();
+      assertThat(duration.count()).isEqualTo(2);
+      assertThat(registry.find(ZeoCoreExecutionMetrics.DURATION).tag("outcome", "exhausted").timer()).isNull();
+    });
+  }
+
+  @Test
+  void countsEffectTransitionsByOperationAndStateAndGaugesAmbiguousEffects(@TempDir Path temp) throws Exception {
+    contextRunner.withConfiguration(AutoConfigurations.of(ZeoCoreConnectionsAutoConfiguration.class))
+        .withPropertyValues("zeocore.connections.store.path=" + temp.resolve("zeocore.db"),
+            "zeocore.connections.recovery.enabled=false")
+        .withPropertyValues(EffectFixtures.authorizationProperties(EffectFixtures.writePublicKey(temp)))
+        .run(context -> {
+          EffectFixtures.saveConnection(context.getBean(JdbcConnectionStore.class));
+          EffectOrchestrator orchestrator = context.getBean(EffectOrchestrator.class);
+          EffectFixtures.refund(orchestrator, "exec-1");
+          EffectFixtures.ambiguousRefund(orchestrator, "exec-2");
+
+          MeterRegistry registry = context.getBean(MeterRegistry.class);
+          assertThat(registry.get(ZeoCoreEffectMetrics.EFFECTS).tags("operation", "create_refund",
+              "state", "dispatch_started").counter().count()).isEqualTo(2.0);
+          assertThat(registry.get(ZeoCoreEffectMetrics.EFFECTS).tags("operation", "create_refund",
+              "state", "succeeded").counter().count()).isEqualTo(1.0);
+          assertThat(registry.get(ZeoCoreEffectMetrics.AMBIGUOUS).gauge().value()).isEqualTo(1.0);
+        });
+  }
+
+  @Test
+  void backsOffWithoutMicrometerWithoutARegistryOrWhenDisabled() {
+    contextRunner.withClassLoader(new FilteredClassLoader("io.micrometer.core"))
+        .run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(ZeoCoreExecutionMetrics.class));
+    new ApplicationContextRunner()
+        .withConfiguration(AutoConfigurations.of(ZeoCoreExecutionAutoConfiguration.class,
+            ZeoCoreMetricsAutoConfiguration.class))
+        .run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(ZeoCoreExecutionMetrics.class));
+    contextRunner.withPropertyValues("zeocore.metrics.enabled=false")
+        .run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(ZeoCoreExecutionMetrics.class));
+  }
+
+  @Test
+  void userMetricsBeanWins() {
+    ZeoCoreExecutionMetrics mine = new ZeoCoreExecutionMetrics(new SimpleMeterRegistry());
+    contextRunner.withBean(ZeoCoreExecutionMetrics.class, () -> mine)
+        .run(context -> assertThat(context.getBean(ZeoCoreExecutionMetrics.class)).isSameAs(mine));
+  }
+}

@@ -1,0 +1,68 @@
+package io.zeocore;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The package structure of DESIGN.md §2, checked on the compiled classes of zeo-core. */
+class PackageBoundariesTest {
+
+  private static JavaClasses core;
+
+  @BeforeAll
+  static void importCore() {
+    core = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+        .importPackages("io.zeocore");
+  }
+
+  @Test
+  void coreLibraryDoesNotDependOnSpringBootOrTheSpringContainer() {
+    noClasses().should().dependOnClassesThat()
+        .resideInAnyPackage("org.springframework.boot..", "org.springframework.context..",
+            "org.springframework.beans.factory.annotation..")
+        .check(core);
+  }
+
+  @Test
+  void runnerKnowsNothingOfItsTargetsOrOfEffects() {
+    noClasses().that().resideInAPackage("io.zeocore.execution").should().dependOnClassesThat()
+        .resideInAnyPackage("io.zeocore.execution.process..", "io.zeocore.llm..", "io.zeocore.capability..",
+            "io.zeocore.connections..")
+        .check(core);
+  }
+
+  @Test
+  void effectOrchestrationNeverUsesTheReadOnlyRunnerOrItsTargets() {
+    noClasses().that().resideInAPackage("io.zeocore.connections..").should().dependOnClassesThat()
+        .resideInAnyPackage("io.zeocore.execution..", "io.zeocore.llm..")
+        .check(core);
+  }
+
+  @Test
+  void topLevelPackagesAreFreeOfCycles() {
+    slices().matching("io.zeocore.(*)..").should().beFreeOfCycles().check(core);
+  }
+
+  @Test
+  void noGrabBagClasses() {
+    noClasses().should().haveSimpleNameEndingWith("Util").orShould().haveSimpleNameEndingWith("Utils")
+        .orShould().haveSimpleNameEndingWith("Helper").orShould().haveSimpleNameEndingWith("Helpers")
+        .check(core);
+  }
+
+  @Test
+  void storeInternalsStayPackagePrivate() {
+    classes().that().resideInAPackage("io.zeocore.connections.store").and().areTopLevelClasses()
+        .and().haveSimpleNameNotStartingWith("Jdbc")
+        .and().haveSimpleNameNotStartingWith("Sqlite").and().haveSimpleNameNotStartingWith("ZeoCoreSchema")
+        .and().haveSimpleNameNotStartingWith("StoreInfo").and().haveSimpleNameNotStartingWith("Dialect")
+        .should().notBePublic()
+        .check(core);
+  }
+}

@@ -1,0 +1,483 @@
+package io.zeocore.connections.store;
+
+import static io.zeocore.connections.ContractFixtures.CONNECTION;
+import static io.zeocore.connections.ContractFixtures.CREATE_REFUND;
+import static io.zeocore.connections.ContractFixtures.EXECUTION;
+import static io.zeocore.connections.ContractFixtures.HEX;
+import static io.zeocore.connections.ContractFixtures.KEY;
+import static io.zeocore.connections.ContractFixtures.ORG;
+import static io.zeocore.connections.ContractFixtures.REVISION;
+import static io.zeocore.connections.ContractFixtures.SECRET_HANDLE;
+import static io.zeocore.connections.ContractFixtures.T;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.zeocore.connections.AuthorizationId;
+import io.zeocore.connections.ConfirmationEvidence;
+import io.zeocore.connections.ConfirmationEvidenceRef;
+import io.zeocore.connections.Connection;
+import io.zeocore.connections.ConnectionStatus;
+import io.zeocore.connections.ConnectionStoreException;
+import io.zeocore.connections.ContractFixtures;
+import io.zeocore.connections.ConnectorRevision;
+import io.zeocore.connections.Digests;
+import io.zeocore.connections.Execution;
+import io.zeocore.connections.ExecutionClaim;
+import io.zeocore.connections.ExecutionId;
+import io.zeocore.connections.ExecutionReceipt;
+import io.zeocore.connections.ExecutionState;
+import io.zeocore.connections.IdempotencyKey;
+import io.zeocore.connections.NormalizedError;
+import io.zeocore.connections.NormalizedErrorCode;
+import io.zeocore.connections.ObservationClaim;
+import io.zeocore.connections.ObservationId;
+import io.zeocore.connections.ObservationReceipt;
+import io.zeocore.connections.ObservationRecord;
+import io.zeocore.connections.ObservationState;
+import io.zeocore.connections.OrganizationId;
+import io.zeocore.connections.RecoveryCandidate;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The store's behaviour that every dialect must show, run by {@link JdbcConnectionStoreTest} (SQLite) and
+ * {@link PostgresConnectionStoreTest} (PostgreSQL). Each test gets an empty store whose evidence ids come from
+ * {@link SequentialUuids}.
+ */
+abstract class AbstractJdbcConnectionStoreTest {
+
+  static final OrganizationId OTHER_ORG = new OrganizationId("org-2");
+
+  JdbcConnectionStore store;
+
+  /** An empty, migrated store with {@code new SequentialUuids()} as its evidence ids. */
+  abstract JdbcConnectionStore openStore();
+
+  @BeforeEach
+  void open() {
+    store = openStore();
+  }
+
+  @AfterEach
+  void close() {
+    if (store != null) {
+      store.close();
+    }
+  }
+
+  /** CREATED at T+1µs, then one snapshot per state, each 1µs later. */
+  static List<Execution> chain(ExecutionId id, IdempotencyKey key, ExecutionState... states) {
+    Instant created = T.plus(1, ChronoUnit.MICROS);
+    Execution current = new Execution(id, ORG, CONNECTION, REVISION, CREATE_REFUND, new AuthorizationId("auth-" + id),
+        key, "sha256:" + "b".repeat(64), Digests.requestDigest(ContractFixtures.BODY), ExecutionState.CREATED,
+        created, created, null);
+    List<Execution> snapshots = new ArrayList<>(List.of(current));
+    for (ExecutionState state : states) {
+      current = current.transitionTo(state, current.updatedAt().plus(1, ChronoUnit.MICROS));
+      snapshots.add(current);
+    }
+    return snapshots;
+  }
+
+  static List<Execution> toDispatchStarted(ExecutionId id, IdempotencyKey key) {
+    return chain(id, key, ExecutionState.AUTHORIZATION_VERIFIED, ExecutionState.PREPARED,
+        ExecutionState.DISPATCH_STARTED);
+  }
+
+  static Execution last(List<Execution> snapshots) {
+    return snapshots.get(snapshots.size() - 1);
+  }
+
+  @Test
+  void connectionsRoundTripWithTheirRealSecretHandleAndAreOrganizationScoped() {
+    Connection connection = ContractFixtures.connection();
+    store.saveConnection(ORG, connection);
+    assertThat(store.getConnection(ORG, CONNECTION)).contains(connection);
+    assertThat(store.getConnection(ORG, CONNECTION).orElseThrow().secretHandle().handle()).isEqualTo(SECRET_HANDLE);
+    assertThat(store.getConnection(OTHER_ORG, CONNECTION)).isEmpty();
+
+    Connection revoked = new Connection(CONNECTION, ORG, connection.connectorId(), REVISION,
+        connection.providerApplicationProfile(), connection.verifiedExternalIdentity(), List.of(), List.of(),
+        List.of(), connection.secretHandle(), ConnectionStatus.REVOKED, connection.health(), T, null, T);
+    store.saveConnection(ORG, revoked);
+    assertThat(store.getConnection(ORG, CONNECTION)).contains(revoked);
+
+    assertThatThrownBy(() -> store.saveConnection(OTHER_ORG, connection))
+        .isInstanceOf(ConnectionStoreException.class).hasMessage("connection organization mismatch");
+  }
+
+  @Test
+  void connectorRevisionsAreImmutableAndStoredPerOrganization() {
+    ConnectorRevision revision = ContractFixtures.revision();
+    store.saveConnectorRevision(ORG, revision);
+    store.saveConnectorRevision(ORG, revision);
+    assertThat(store.getConnectorRevision(ORG, REVISION)).contains(revision);
+    assertThat(store.getConnectorRevision(OTHER_ORG, REVISION)).isEmpty();
+
+    ConnectorRevision changed = ContractFixtures.revision(List.of(ContractFixtures.refundOperation()));
+    assertThatThrownBy(() -> store.saveConnectorRevision(ORG, changed))
+        .isInstanceOf(ConnectionStoreException.class).hasMessage("connector revision is immutable");
+    store.saveConnectorRevision(OTHER_ORG, changed);
+    assertThat(store.getConnectorRevision(OTHER_ORG, REVISION)).contains(changed);
+    assertThat(store.getConnectorRevision(ORG, REVISION)).contains(revision);
+  }
+
+  @Test
+  void aClaimWritesTheNonceTheExecutionAndEverySnapshotInOneTransaction() {
+    List<Execution> snapshots = toDispatchStarted(EXECUTION, KEY);
+    ExecutionClaim claim = store.claimExecution(ORG, "nonce-1", snapshots);
+
+    assertThat(claim.claimed()).isTrue();
+    assertThat(claim.execution()).isEqualTo(last(snapshots));
+    assertThat(store.getExecution(ORG, EXECUTION)).contains(last(snapshots));
+    assertThat(store.getExecutionHistory(ORG, EXECUTION)).containsExactlyElementsOf(snapshots);
+    assertThat(store.hasAuthorizationNonce(ORG, "nonce-1")).isTrue();
+    assertThat(store.hasAuthorizationNonce(OTHER_ORG, "nonce-1")).isFalse();
+    assertThat(store.getExecutionByIdempotency(ORG, CONNECTION, REVISION, CREATE_REFUND, KEY))
+        .contains(last(snapshots));
+    assertThat(store.getExecution(OTHER_ORG, EXECUTION)).isEmpty();
+    assertThat(store.getExecutionHistory(OTHER_ORG, EXECUTION)).isEmpty();
+  }
+
+  @Test
+  void aLosingClaimWritesNothingAndReturnsTheWinner() {
+    List<Execution> winner = toDispatchStarted(EXECUTION, KEY);
+    store.claimExecution(ORG, "nonce-1", winner);
+
+    ExecutionClaim sameNonce = store.claimExecution(ORG, "nonce-1", toDispatchStarted(new ExecutionId("exec-2"), KEY));
+    assertThat(sameNonce.claimed()).isFalse();
+    assertThat(sameNonce.execution()).isEqualTo(last(winner));
+
+    ExecutionClaim sameIdentity = store.claimExecution(ORG, "nonce-2",
+        toDispatchStarted(new ExecutionId("exec-3"), KEY));
+    assertThat(sameIdentity.claimed()).isFalse();
+    assertThat(sameIdentity.execution().executionId()).isEqualTo(EXECUTION);
+    assertThat(store.hasAuthorizationNonce(ORG, "nonce-2")).isFalse();
+    assertThat(store.getExecution(ORG, new ExecutionId("exec-3"))).isEmpty();
+
+    assertThatThrownBy(() -> store.claimExecution(ORG, "nonce-1",
+        toDispatchStarted(new ExecutionId("exec-4"), new IdempotencyKey("other-key"))))
+        .isInstanceOf(ConnectionStoreException.class)
+        .hasMessage("authorization nonce or execution identity was already used");
+    assertThat(store.getExecution(ORG, new ExecutionId("exec-4"))).isEmpty();
+  }
+
+  @Test
+  void theSameIdempotencyIdentityCoexistsInTwoOrganizations() {
+    store.claimExecution(ORG, "nonce-1", toDispatchStarted(EXECUTION, KEY));
+    List<Execution> other = new ArrayList<>();
+    for (Execution e : toDispatchStarted(EXECUTION, KEY)) {
+      other.add(new Execution(e.executionId(), OTHER_ORG, e.connectionId(), e.connectorRevision(), e.operationId(),
+          e.authorizationId(), e.idempotencyKey(), e.authorizationDigest(), e.requestDigest(), e.state(),
+          e.createdAt(), e.updatedAt(), e.completedAt()));
+    }
+    assertThat(store.claimExecution(OTHER_ORG, "nonce-1", other).claimed()).isTrue();
+  }
+
+  @Test
+  void refusesMalformedSnapshotChainsBeforeWriting() {
+    List<Execution> skipping = chain(EXECUTION, KEY, ExecutionState.AUTHORIZATION_VERIFIED);
+    Execution created = skipping.get(0);
+    assertThatThrownBy(() -> store.claimExecution(ORG, "n", List.of(skipping.get(1))))
+        .hasMessage("claimed execution must start at CREATED");
+    assertThatThrownBy(() -> store.claimExecution(ORG, "n", List.of(created,
+        new Execution(created.executionId(), ORG, CONNECTION, REVISION, CREATE_REFUND, created.authorizationId(), KEY,
+            created.authorizationDigest(), created.requestDigest(), ExecutionState.PREPARED, created.createdAt(),
+            created.updatedAt().plusSeconds(1), null))))
+        .hasMessage("transition is not allowed");
+    assertThatThrownBy(() -> store.claimExecution(ORG, "n", List.of(created,
+        created.transitionTo(ExecutionState.AUTHORIZATION_VERIFIED, created.updatedAt()))))
+        .hasMessage("snapshot timestamps must strictly increase");
+    assertThatThrownBy(() -> store.claimExecution(OTHER_ORG, "n", skipping))
+        .hasMessage("execution organization mismatch");
+    assertThat(store.hasAuthorizationNonce(ORG, "n")).isFalse();
+  }
+
+  @Test
+  void aSuccessfulOutcomeStoresEvidenceTheSnapshotAndTheReceiptTogether() {
+    List<Execution> claimed = toDispatchStarted(EXECUTION, KEY);
+    store.claimExecution(ORG, "nonce-1", claimed);
+    Execution started = last(claimed);
+    Instant completed = started.updatedAt().plus(1, ChronoUnit.MICROS);
+    Execution succeeded = started.transitionTo(ExecutionState.SUCCEEDED, completed);
+    ConfirmationEvidence evidence = store.newConfirmationEvidence(ORG, EXECUTION, completed, HEX);
+    ExecutionReceipt receipt = new ExecutionReceipt(EXECUTION, ORG, CONNECTION, ExecutionState.SUCCEEDED, null,
+        completed, started.updatedAt(), null, evidence.evidenceRef(), null, null, null);
+
+    store.commitOutcome(ORG, succeeded, receipt, evidence);
+
+    assertThat(evidence.evidenceRef().value()).isEqualTo("zeo-evidence:v1:" + SequentialUuids.uuid(1));
+    assertThat(store.getExecution(ORG, EXECUTION)).contains(succeeded);
+    assertThat(store.getReceiptsForExecution(ORG, EXECUTION)).containsExactly(receipt);
+    assertThat(store.getConfirmationEvidence(ORG, evidence.evidenceRef())).contains(evidence);
+    assertThat(store.getConfirmationEvidence(OTHER_ORG, evidence.evidenceRef())).isEmpty();
+    assertThat(store.getEvidenceReferencesForExecution(ORG, EXECUTION)).containsExactly(evidence.evidenceRef());
+    assertThat(store.getReceiptsForExecution(OTHER_ORG, EXECUTION)).isEmpty();
+    assertThat(store.getExecutionHistory(ORG, EXECUTION)).extracting(Execution::state)
+        .containsExactly(ExecutionState.CREATED, ExecutionState.AUTHORIZATION_VERIFIED, ExecutionState.PREPARED,
+            ExecutionState.DISPATCH_STARTED, ExecutionState.SUCCEEDED);
+  }
+
+  @Test
+  void anOutcomeIsACompareAndSetOnTheStateTheReceiptImplies() {
+    List<Execution> claimed = toDispatchStarted(EXECUTION, KEY);
+    store.claimExecution(ORG, "nonce-1", claimed);
+    Execution started = last(claimed);
+    Instant ambiguousAt = started.updatedAt().plus(1, ChronoUnit.MICROS);
+    Execution ambiguous = started.transitionTo(ExecutionState.AMBIGUOUS, ambiguousAt);
+    store.commitOutcome(ORG, ambiguous, ambiguityReceipt(ambiguousAt, started.updatedAt()));
+
+    // a second process that still believes DISPATCH_STARTED cannot record its direct outcome over the ambiguity
+    Instant later = ambiguousAt.plus(1, ChronoUnit.MICROS);
+    Execution failed = ambiguous.transitionTo(ExecutionState.FAILED_SAFE, later);
+    ExecutionReceipt direct = new ExecutionReceipt(EXECUTION, ORG, CONNECTION, ExecutionState.FAILED_SAFE,
+        new NormalizedError(NormalizedErrorCode.FAILED_SAFE, "no effect"), later, started.updatedAt(), null, null,
+        null, null, null);
+    assertThatThrownBy(() -> store.commitOutcome(ORG, failed, direct))
+        .isInstanceOf(ConnectionStoreException.class)
+        .hasMessageContaining("execution state changed concurrently");
+
+    // the resolution of that ambiguity is accepted, once
+    ExecutionReceipt resolving = new ExecutionReceipt(EXECUTION, ORG, CONNECTION, ExecutionState.FAILED_SAFE,
+        new NormalizedError(NormalizedErrorCode.FAILED_SAFE, "no effect"), later, started.updatedAt(), later, null,
+        HEX, ambiguousAt, null);
+    store.commitOutcome(ORG, failed, resolving);
+    assertThatThrownBy(() -> store.commitOutcome(ORG, failed, resolving))
+        .hasMessageContaining("execution state changed concurrently");
+    assertThat(store.getReceiptsForExecution(ORG, EXECUTION)).extracting(ExecutionReceipt::finalState)
+        .containsExactly(ExecutionState.AMBIGUOUS, ExecutionState.FAILED_SAFE);
+  }
+
+  @Test
+  void aResolutionMustPointAtThePersistedAmbiguity() {
+    List<Execution> claimed = toDispatchStarted(EXECUTION, KEY);
+    store.claimExecution(ORG, "nonce-1", claimed);
+    Execution started = last(claimed);
+    Instant ambiguousAt = started.updatedAt().plus(1, ChronoUnit.MICROS);
+    Execution ambiguous = started.transitionTo(ExecutionState.AMBIGUOUS, ambiguousAt);
+    store.commitOutcome(ORG, ambiguous, ambiguityReceipt(ambiguousAt, started.updatedAt()));
+    Instant later = ambiguousAt.plus(1, ChronoUnit.MICROS);
+    ExecutionReceipt wrongPointer = new ExecutionReceipt(EXECUTION, ORG, CONNECTION, ExecutionState.FAILED_SAFE,
+        new NormalizedError(NormalizedErrorCode.FAILED_SAFE, "no effect"), later, started.updatedAt(), later, null,
+        HEX, started.updatedAt(), null);
+
+    assertThatThrownBy(() -> store.commitOutcome(ORG, ambiguous.transitionTo(ExecutionState.FAILED_SAFE, later),
+        wrongPointer))
+        .isInstanceOf(ConnectionStoreException.class)
+        .hasMessage("resolving receipt does not reference persisted ambiguity");
+    assertThat(store.getExecution(ORG, EXECUTION)).contains(ambiguous);
+  }
+
+  @Test
+  void attemptReceiptsAppendWithoutChangingState() {
+    List<Execution> claimed = toDispatchStarted(EXECUTION, KEY);
+    store.claimExecution(ORG, "nonce-1", claimed);
+    Execution started = last(claimed);
+    Instant ambiguousAt = started.updatedAt().plus(1, ChronoUnit.MICROS);
+    store.commitOutcome(ORG, started.transitionTo(ExecutionState.AMBIGUOUS, ambiguousAt),
+        ambiguityReceipt(ambiguousAt, started.updatedAt()));
+    ExecutionReceipt attempt = new ExecutionReceipt(EXECUTION, ORG, CONNECTION, ExecutionState.AMBIGUOUS,
+        new NormalizedError(NormalizedErrorCode.RESULT_AMBIGUOUS, "unresolved"), ambiguousAt.plusMillis(1),
+        started.updatedAt(), null, null, null, null, HEX);
+    store.saveReceipt(ORG, attempt);
+
+    assertThatThrownBy(() -> store.saveReceipt(ORG, attempt)).hasMessage("receipt timestamp already exists");
+    assertThat(store.getReceiptsForExecution(ORG, EXECUTION)).hasSize(2).last().isEqualTo(attempt);
+    assertThat(store.getExecutionHistory(ORG, EXECUTION)).hasSize(5);
+  }
+
+  @Test
+  void receiptsAreCheckedAgainstTheExecution() {
+    List<Execution> claimed = toDispatchStarted(EXECUTION, KEY);
+    store.claimExecution(ORG, "nonce-1", claimed);
+    Instant at = last(claimed).updatedAt().plusMillis(1);
+    ExecutionReceipt ambiguous = ambiguityReceipt(at, last(claimed).updatedAt());
+    assertThatThrownBy(() -> store.saveReceipt(ORG, ambiguous)).hasMessage("receipt state does not match execution");
+    assertThatThrownBy(() -> store.saveReceipt(OTHER_ORG, ambiguous)).hasMessage("receipt organization mismatch");
+    ExecutionReceipt unknown = new ExecutionReceipt(new ExecutionId("nope"), ORG, CONNECTION,
+        ExecutionState.AMBIGUOUS, ambiguous.normalizedError(), at, at, null, null, null, null, null);
+    assertThatThrownBy(() -> store.saveReceipt(ORG, unknown)).hasMessage("receipt execution does not exist");
+    ExecutionReceipt withDetail = new ExecutionReceipt(EXECUTION, ORG, CONNECTION, ExecutionState.AMBIGUOUS,
+        new NormalizedError(NormalizedErrorCode.RESULT_AMBIGUOUS, "x", "provider said hello"), at, at, null, null,
+        null, null, null);
+    assertThatThrownBy(() -> store.saveReceipt(ORG, withDetail)).hasMessage("provider_detail is never persisted");
+  }
+
+  @Test
+  void refusalsDoNotOccupyTheIdempotencyIdentityAndRecordingOneTwiceIsQuiet() {
+    List<Execution> refused = chain(EXECUTION, KEY, ExecutionState.REFUSED);
+    ExecutionReceipt receipt = refusalReceipt(EXECUTION, last(refused).updatedAt());
+    store.recordRefusal(ORG, refused, receipt);
+    store.recordRefusal(ORG, refused, receipt);
+
+    assertThat(store.getExecution(ORG, EXECUTION)).contains(last(refused));
+    assertThat(store.getReceiptsForExecution(ORG, EXECUTION)).containsExactly(receipt);
+    assertThat(store.getExecutionHistory(ORG, EXECUTION)).extracting(Execution::state)
+        .containsExactly(ExecutionState.CREATED, ExecutionState.REFUSED);
+    assertThat(store.getExecutionByIdempotency(ORG, CONNECTION, REVISION, CREATE_REFUND, KEY)).isEmpty();
+
+    ExecutionClaim claim = store.claimExecution(ORG, "nonce-1", toDispatchStarted(new ExecutionId("exec-2"), KEY));
+    assertThat(claim.claimed()).isTrue();
+    store.recordRefusal(ORG, chain(new ExecutionId("exec-3"), KEY, ExecutionState.REFUSED),
+        refusalReceipt(new ExecutionId("exec-3"), last(refused).updatedAt()));
+    assertThat(store.getExecution(ORG, new ExecutionId("exec-3"))).map(Execution::state)
+        .contains(ExecutionState.REFUSED);
+  }
+
+  @Test
+  void saveExecutionInsertsAtCreatedAndAdvancesAlongEdgesOnly() {
+    List<Execution> snapshots = chain(EXECUTION, KEY, ExecutionState.AUTHORIZATION_VERIFIED);
+    assertThatThrownBy(() -> store.saveExecution(ORG, snapshots.get(1)))
+        .hasMessage("first persisted state must be CREATED");
+    store.saveExecution(ORG, snapshots.get(0));
+    store.saveExecution(ORG, snapshots.get(1));
+    Execution back = snapshots.get(1);
+    assertThatThrownBy(() -> store.saveExecution(ORG, back)).hasMessage("transition is not allowed");
+    Execution early = new Execution(EXECUTION, ORG, CONNECTION, REVISION, CREATE_REFUND, back.authorizationId(), KEY,
+        back.authorizationDigest(), back.requestDigest(), ExecutionState.PREPARED, back.createdAt(),
+        back.createdAt(), null);
+    assertThatThrownBy(() -> store.saveExecution(ORG, early)).hasMessage("updated_at must be monotonic");
+    Execution otherIdentity = new Execution(EXECUTION, ORG, CONNECTION, REVISION, CREATE_REFUND,
+        new AuthorizationId("forged"), KEY, back.authorizationDigest(), back.requestDigest(),
+        ExecutionState.PREPARED, back.createdAt(), back.updatedAt().plusSeconds(1), null);
+    assertThatThrownBy(() -> store.saveExecution(ORG, otherIdentity)).hasMessage("execution identity is immutable");
+    assertThat(store.getExecutionHistory(ORG, EXECUTION)).containsExactlyElementsOf(snapshots);
+  }
+
+  @Test
+  void evidenceNeedsAnExistingExecutionAndIsNeverReused() {
+    assertThatThrownBy(() -> store.saveConfirmationEvidence(ORG, EXECUTION, T, HEX))
+        .hasMessage("execution does not exist in organization");
+    store.claimExecution(ORG, "nonce-1", toDispatchStarted(EXECUTION, KEY));
+    ConfirmationEvidence evidence = store.saveConfirmationEvidence(ORG, EXECUTION, T, HEX);
+    assertThat(store.getConfirmationEvidence(ORG, evidence.evidenceRef())).contains(evidence);
+    assertThatThrownBy(() -> store.saveEvidenceReference(ORG, EXECUTION, evidence.evidenceRef()))
+        .hasMessage("evidence reference already exists");
+    ConfirmationEvidenceRef another = ConfirmationEvidenceRef.of(UUID.randomUUID());
+    store.saveEvidenceReference(ORG, EXECUTION, another);
+    assertThat(store.getEvidenceReferencesForExecution(ORG, EXECUTION))
+        .containsExactly(evidence.evidenceRef(), another);
+  }
+
+  @Test
+  void nonceRecordingIsOneUse() {
+    store.recordAuthorizationNonce(ORG, "n-1", T);
+    assertThatThrownBy(() -> store.recordAuthorizationNonce(ORG, "n-1", T))
+        .isInstanceOf(ConnectionStoreException.class).hasMessage("authorization nonce was already used");
+    store.recordAuthorizationNonce(OTHER_ORG, "n-1", T);
+    assertThat(store.hasAuthorizationNonce(ORG, "n-1")).isTrue();
+  }
+
+  @Test
+  void observationsClaimOnceCommitOnceAndKeepTheirReceipt() {
+    ObservationRecord claimed = ContractFixtures.observation(ObservationState.CLAIMED);
+    ObservationClaim claim = store.claimObservation(ORG, claimed, "obs-nonce");
+    assertThat(claim.claimed()).isTrue();
+    assertThat(store.hasAuthorizationNonce(ORG, "obs-nonce")).isTrue();
+
+    ObservationRecord again = new ObservationRecord(new ObservationId("obs-2"), ORG, CONNECTION, REVISION,
+        claimed.operationId(), claimed.authorizationId(), KEY, claimed.authorizationDigest(), claimed.requestDigest(),
+        ObservationState.CLAIMED, T, null);
+    ObservationClaim lost = store.claimObservation(ORG, again, "obs-nonce-2");
+    assertThat(lost.claimed()).isFalse();
+    assertThat(lost.observation()).isEqualTo(claimed);
+    assertThat(store.hasAuthorizationNonce(ORG, "obs-nonce-2")).isFalse();
+
+    ObservationReceipt receipt = ContractFixtures.inlineObservationReceipt();
+    ObservationRecord confirmed = claimed.complete(receipt);
+    store.commitObservation(ORG, confirmed, receipt);
+    assertThat(store.getObservation(ORG, claimed.observationId())).contains(confirmed);
+    assertThat(store.getObservationReceipt(ORG, claimed.observationId())).contains(receipt);
+    assertThat(store.getObservationReceipt(OTHER_ORG, claimed.observationId())).isEmpty();
+    assertThat(store.getObservationByIdempotency(ORG, CONNECTION, REVISION, claimed.operationId(), KEY))
+        .contains(confirmed);
+    assertThatThrownBy(() -> store.commitObservation(ORG, confirmed, receipt))
+        .hasMessage("observation is already terminal");
+  }
+
+  @Test
+  void artifactAndFailedObservationReceiptsRoundTrip() {
+    ObservationRecord first = ContractFixtures.observation(ObservationState.CLAIMED);
+    store.claimObservation(ORG, first, "n1");
+    ObservationReceipt artifact = new ObservationReceipt(first.observationId(), ORG, CONNECTION,
+        ObservationState.CONFIRMED, first.requestDigest(), "sha256:" + HEX, null, ContractFixtures.artifact(), null,
+        T.plusSeconds(1));
+    store.commitObservation(ORG, first.complete(artifact), artifact);
+    assertThat(store.getObservationReceipt(ORG, first.observationId())).contains(artifact);
+
+    ObservationRecord second = new ObservationRecord(new ObservationId("obs-2"), ORG, CONNECTION, REVISION,
+        first.operationId(), first.authorizationId(), new IdempotencyKey("k2"), first.authorizationDigest(),
+        first.requestDigest(), ObservationState.CLAIMED, T, null);
+    store.claimObservation(ORG, second, "n2");
+    ObservationReceipt failed = new ObservationReceipt(second.observationId(), ORG, CONNECTION,
+        ObservationState.FAILED_SAFE, second.requestDigest(), null, null, null,
+        new NormalizedError(NormalizedErrorCode.PROVIDER_UNAVAILABLE, "provider observation did not complete"),
+        T.plusSeconds(2));
+    store.commitObservation(ORG, second.complete(failed), failed);
+    assertThat(store.getObservationReceipt(ORG, second.observationId())).contains(failed);
+  }
+
+  @Test
+  void recoveryFindsStaleDispatchesThenAmbiguitiesAcrossOrganizations() {
+    List<Execution> stale = toDispatchStarted(EXECUTION, KEY);
+    store.claimExecution(ORG, "n1", stale);
+    List<Execution> ambiguous = toDispatchStarted(new ExecutionId("exec-2"), new IdempotencyKey("k2"));
+    store.claimExecution(ORG, "n2", ambiguous);
+    Execution started = last(ambiguous);
+    Instant ambiguousAt = started.updatedAt().plus(1, ChronoUnit.MICROS);
+    store.commitOutcome(ORG, started.transitionTo(ExecutionState.AMBIGUOUS, ambiguousAt),
+        new ExecutionReceipt(started.executionId(), ORG, CONNECTION, ExecutionState.AMBIGUOUS,
+            new NormalizedError(NormalizedErrorCode.RESULT_AMBIGUOUS, "unknown"), ambiguousAt, started.updatedAt(),
+            null, null, null, null, null));
+    store.saveReceipt(ORG, new ExecutionReceipt(started.executionId(), ORG, CONNECTION, ExecutionState.AMBIGUOUS,
+        new NormalizedError(NormalizedErrorCode.RESULT_AMBIGUOUS, "unresolved"), ambiguousAt.plusSeconds(1),
+        started.updatedAt(), null, null, null, null, HEX));
+
+    assertThat(store.findRecoveryCandidates(last(stale).updatedAt(), 10))
+        .extracting(c -> c.execution().executionId().value()).containsExactly("exec-2");
+    List<RecoveryCandidate> candidates = store.findRecoveryCandidates(last(stale).updatedAt().plusSeconds(1), 10);
+    assertThat(candidates).extracting(c -> c.execution().executionId().value()).containsExactly("exec-1", "exec-2");
+    assertThat(candidates.get(0).reconciliationAttempts()).isZero();
+    assertThat(candidates.get(0).lastReceiptAt()).isNull();
+    assertThat(candidates.get(1).reconciliationAttempts()).isEqualTo(1);
+    assertThat(candidates.get(1).lastReceiptAt()).isEqualTo(ambiguousAt.plusSeconds(1));
+    assertThat(store.findRecoveryCandidates(last(stale).updatedAt().plusSeconds(1), 1)).hasSize(1);
+  }
+
+  @Test
+  void countsExecutionsByStateAcrossOrganizationsAndReportsTheSchemaVersion() {
+    store.claimExecution(ORG, "n1", toDispatchStarted(EXECUTION, KEY));
+    store.recordRefusal(ORG, chain(new ExecutionId("r1"), KEY, ExecutionState.REFUSED),
+        refusalReceipt(new ExecutionId("r1"), T.plusSeconds(1)));
+
+    Map<ExecutionState, Long> counts = store.executionCountsByState();
+    assertThat(counts).hasSize(ExecutionState.values().length)
+        .containsEntry(ExecutionState.DISPATCH_STARTED, 1L).containsEntry(ExecutionState.REFUSED, 1L)
+        .containsEntry(ExecutionState.SUCCEEDED, 0L);
+
+    StoreInfo info = store.info();
+    assertThat(info.reachable()).isTrue();
+    assertThat(info.dialect()).isEqualTo(store.dialect());
+    assertThat(info.schemaVersion()).isEqualTo("2");
+    assertThat(info.failure()).isNull();
+  }
+
+  static ExecutionReceipt ambiguityReceipt(Instant at, Instant dispatchStartedAt) {
+    return new ExecutionReceipt(EXECUTION, ORG, CONNECTION, ExecutionState.AMBIGUOUS,
+        new NormalizedError(NormalizedErrorCode.RESULT_AMBIGUOUS, "dispatch started but outcome unknown"), at,
+        dispatchStartedAt, null, null, null, null, null);
+  }
+
+  static ExecutionReceipt refusalReceipt(ExecutionId id, Instant at) {
+    return new ExecutionReceipt(id, ORG, CONNECTION, ExecutionState.REFUSED,
+        new NormalizedError(NormalizedErrorCode.REQUEST_REFUSED, "authorization refused: EXPIRED"), at, null, null,
+        null, null, null, null);
+  }
+}

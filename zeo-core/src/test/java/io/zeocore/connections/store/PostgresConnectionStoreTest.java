@@ -1,0 +1,250 @@
+package io.zeocore.connections.store;
+
+import static io.zeocore.connections.ContractFixtures.CONNECTION;
+import static io.zeocore.connections.ContractFixtures.CREATE_REFUND;
+import static io.zeocore.connections.ContractFixtures.EXECUTION;
+import static io.zeocore.connections.ContractFixtures.HEX;
+import static io.zeocore.connections.ContractFixtures.KEY;
+import static io.zeocore.connections.ContractFixtures.ORG;
+import static io.zeocore.connections.ContractFixtures.REVISION;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.zeocore.connections.ConfirmationEvidence;
+import io.zeocore.connections.ConnectionStoreException;
+import io.zeocore.connections.ConnectorRevision;
+import io.zeocore.connections.ContractFixtures;
+import io.zeocore.connections.Execution;
+import io.zeocore.connections.ExecutionClaim;
+import io.zeocore.connections.ExecutionId;
+import io.zeocore.connections.ExecutionReceipt;
+import io.zeocore.connections.ExecutionState;
+import io.zeocore.connections.NormalizedError;
+import io.zeocore.connections.NormalizedErrorCode;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * The store on PostgreSQL: the shared scenarios, plus what many application instances sharing one database need. Two
+ * {@link DataSource}s stand for two application instances. Races are made deterministic by holding the contended
+ * key or row in a third, open transaction until both instances are blocked on it, then letting go.
+ */
+class PostgresConnectionStoreTest extends AbstractJdbcConnectionStoreTest {
+
+  @RegisterExtension
+  static final PostgresTestSchema schema = PostgresTestSchema.migrated();
+
+  @Override
+  JdbcConnectionStore openStore() {
+    return instance(PostgresTestSchema.newDataSource());
+  }
+
+  JdbcConnectionStore instance(DataSource dataSource) {
+    return JdbcConnectionStore.builder().dataSource(dataSource, Dialect.POSTGRESQL).schema(schema.name())
+        .evidenceIds(new SequentialUuids()).migrate(false).build();
+  }
+
+  @Test
+  void reportsItsSchemaAndVersionWithoutAFileAndLeavesTheDataSourceOpenWhenClosed() {
+    StoreInfo info = store.info();
+    assertThat(info.dialect()).isEqualTo(Dialect.POSTGRESQL);
+    assertThat(info.schema()).isEqualTo(schema.name());
+    assertThat(info.schemaVersion()).isEqualTo("2");
+    assertThat(info.databaseFile()).isNull();
+    assertThat(info.fileModes()).isEmpty();
+    assertThat(store.schema()).contains(schema.name());
+    assertThat(store.databaseFile()).isEmpty();
+
+    store.close();
+    assertThat(store.info().reachable()).isTrue();
+
+    try (JdbcConnectionStore unmigrated = JdbcConnectionStore.builder()
+        .dataSource(PostgresTestSchema.newDataSource(), Dialect.POSTGRESQL).schema(schema.name() + "_never")
+        .migrate(false).build()) {
+      StoreInfo never = unmigrated.info();
+      assertThat(never.reachable()).isTrue();
+      assertThat(never.schema()).isEqualTo(schema.name() + "_never");
+      assertThat(never.schemaVersion()).isNull();
+    }
+  }
+
+  @Test
+  void reportsAnUnreachableDatabaseWithoutThrowing() {
+    org.postgresql.ds.PGSimpleDataSource nowhere = new org.postgresql.ds.PGSimpleDataSource();
+    nowhere.setServerNames(new String[] {"127.0.0.1"});
+    nowhere.setPortNumbers(new int[] {1});
+    nowhere.setConnectTimeout(1);
+    try (JdbcConnectionStore unreachable = JdbcConnectionStore.builder().dataSource(nowhere, Dialect.POSTGRESQL)
+        .schema(schema.name()).migrate(false).build()) {
+      StoreInfo info = unreachable.info();
+      assertThat(info.reachable()).isFalse();
+      assertThat(info.schemaVersion()).isNull();
+      assertThat(info.failure()).isNotBlank();
+      assertThatThrownBy(unreachable::executionCountsByState).isInstanceOf(ConnectionStoreException.class)
+          .hasMessage("counting executions failed");
+    }
+  }
+
+  @Test
+  void opensThroughAJdbcUrlAndDetectsTheDialectOfADataSource() {
+    store.claimExecution(ORG, "n1", toDispatchStarted(EXECUTION, KEY));
+    try (JdbcConnectionStore byUrl = JdbcConnectionStore.builder()
+        .jdbcUrl(PostgresTestSchema.jdbcUrl(), PostgresTestSchema.user(), null).schema(schema.name()).build();
+        JdbcConnectionStore detected = JdbcConnectionStore.builder().dataSource(PostgresTestSchema.newDataSource())
+            .schema(schema.name()).build()) {
+      assertThat(byUrl.dialect()).isEqualTo(Dialect.POSTGRESQL);
+      assertThat(byUrl.getExecution(ORG, EXECUTION)).contains(last(toDispatchStarted(EXECUTION, KEY)));
+      assertThat(detected.dialect()).isEqualTo(Dialect.POSTGRESQL);
+      assertThat(detected.info().schemaVersion()).isEqualTo("2");
+      assertThat(detected.executionCountsByState()).containsEntry(ExecutionState.DISPATCH_STARTED, 1L);
+    }
+  }
+
+  @Test
+  void refusesSchemaNamesThatAreNotPlainLowerCaseIdentifiers() {
+    for (String bad : List.of("", "Zeocore", "zeo-core", "zeocore; DROP TABLE x", "pg_zeocore", "1abc",
+        "a".repeat(64))) {
+      assertThatThrownBy(() -> JdbcConnectionStore.builder().dataSource(PostgresTestSchema.newDataSource(),
+          Dialect.POSTGRESQL).schema(bad).build())
+          .as(bad).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("invalid schema name");
+    }
+  }
+
+  @Test
+  void twoInstancesClaimingTheSameAuthorizationAtOnceCommitExactlyOneClaim() throws Exception {
+    try (JdbcConnectionStore first = instance(PostgresTestSchema.newDataSource());
+        JdbcConnectionStore second = instance(PostgresTestSchema.newDataSource())) {
+      List<Execution> a = toDispatchStarted(new ExecutionId("exec-a"), KEY);
+      List<Execution> b = toDispatchStarted(new ExecutionId("exec-b"), KEY);
+      List<ExecutionClaim> claims;
+      // a third transaction holds the nonce, so both claims are in flight on the same key when it lets go
+      try (Connection blocker = schema.connect()) {
+        blocker.setAutoCommit(false);
+        rawUpdate(blocker, "INSERT INTO " + schema.name() + ".authorization_nonces VALUES ('org-1', 'nonce-race', 1)");
+        claims = schema.whileBlocked(blocker, false, List.of(
+            () -> first.claimExecution(ORG, "nonce-race", a),
+            () -> second.claimExecution(ORG, "nonce-race", b)));
+      }
+      assertThat(claims).filteredOn(ExecutionClaim::claimed).hasSize(1);
+      Execution winner = claims.stream().filter(ExecutionClaim::claimed).findFirst().orElseThrow().execution();
+      assertThat(claims).extracting(ExecutionClaim::execution).containsOnly(winner);
+      assertThat(store.executionCountsByState()).containsEntry(ExecutionState.DISPATCH_STARTED, 1L)
+          .containsEntry(ExecutionState.CREATED, 0L);
+      ExecutionId loser = winner.executionId().value().equals("exec-a") ? new ExecutionId("exec-b")
+          : new ExecutionId("exec-a");
+      assertThat(store.getExecution(ORG, loser)).isEmpty();
+      assertThat(store.getExecutionHistory(ORG, winner.executionId())).hasSize(4);
+    }
+  }
+
+  @Test
+  void twoInstancesRecordingOutcomesForOneDispatchAtOnceCommitExactlyOne() throws Exception {
+    raceTwoOutcomes(null);
+  }
+
+  @Test
+  void theCompareAndSetHoldsWhenThePoolDefaultsToSerializable() throws Exception {
+    // write transactions set READ COMMITTED themselves; at SERIALIZABLE the loser's update would fail with 40001
+    // ("could not serialize access") instead of matching no row
+    raceTwoOutcomes("-c default_transaction_isolation=serializable");
+  }
+
+  private void raceTwoOutcomes(String sessionOptions) throws Exception {
+    List<Execution> claimed = toDispatchStarted(EXECUTION, KEY);
+    store.claimExecution(ORG, "nonce-1", claimed);
+    Execution started = last(claimed);
+    Instant at = started.updatedAt().plus(1, ChronoUnit.MICROS);
+    try (JdbcConnectionStore first = instance(PostgresTestSchema.newDataSource(sessionOptions));
+        JdbcConnectionStore second = instance(PostgresTestSchema.newDataSource(sessionOptions))) {
+      ConfirmationEvidence evidence = first.newConfirmationEvidence(ORG, EXECUTION, at, HEX);
+      ExecutionReceipt succeeded = new ExecutionReceipt(EXECUTION, ORG, CONNECTION, ExecutionState.SUCCEEDED, null,
+          at, started.updatedAt(), null, evidence.evidenceRef(), null, null, null);
+      ExecutionReceipt ambiguous = ambiguityReceipt(at, started.updatedAt());
+      List<String> outcomes;
+      // a third transaction holds the execution row, so both compare-and-set updates wait on it
+      try (Connection blocker = schema.connect()) {
+        blocker.setAutoCommit(false);
+        rawUpdate(blocker, "SELECT 1 FROM " + schema.name() + ".executions WHERE execution_id = 'exec-1' FOR UPDATE");
+        outcomes = schema.whileBlocked(blocker, true, List.of(
+            () -> outcome(() -> first.commitOutcome(ORG, started.transitionTo(ExecutionState.SUCCEEDED, at),
+                succeeded, evidence)),
+            () -> outcome(() -> second.commitOutcome(ORG, started.transitionTo(ExecutionState.AMBIGUOUS, at),
+                ambiguous))));
+      }
+      assertThat(outcomes).filteredOn("committed"::equals).hasSize(1);
+      assertThat(outcomes).filteredOn(o -> o.startsWith("execution state changed concurrently")).hasSize(1);
+      List<ExecutionReceipt> receipts = store.getReceiptsForExecution(ORG, EXECUTION);
+      assertThat(receipts).hasSize(1);
+      assertThat(store.getExecution(ORG, EXECUTION).orElseThrow().state()).isEqualTo(receipts.get(0).finalState());
+      assertThat(store.getExecutionHistory(ORG, EXECUTION)).hasSize(5);
+      // the loser's evidence (if it was the confirmed outcome) was rolled back with it
+      assertThat(store.getEvidenceReferencesForExecution(ORG, EXECUTION))
+          .hasSize(receipts.get(0).finalState() == ExecutionState.SUCCEEDED ? 1 : 0);
+    }
+  }
+
+  @Test
+  void twoInstancesSavingTheSameConnectorRevisionAtOnceBothSucceed() throws Exception {
+    ConnectorRevision revision = ContractFixtures.revision();
+    store.saveConnectorRevision(OTHER_ORG, revision);
+    try (JdbcConnectionStore first = instance(PostgresTestSchema.newDataSource());
+        JdbcConnectionStore second = instance(PostgresTestSchema.newDataSource());
+        Connection blocker = schema.connect()) {
+      blocker.setAutoCommit(false);
+      // the same document, inserted by "a third instance" whose transaction is still open
+      rawUpdate(blocker, "INSERT INTO " + schema.name() + ".connector_revisions SELECT 'org-1', revision_id, document"
+          + " FROM " + schema.name() + ".connector_revisions WHERE organization_id = 'org-2'");
+      List<String> outcomes = schema.whileBlocked(blocker, true, List.of(
+          () -> outcome(() -> first.saveConnectorRevision(ORG, revision)),
+          () -> outcome(() -> second.saveConnectorRevision(ORG, revision))));
+      assertThat(outcomes).containsOnly("committed");
+    }
+    assertThat(store.getConnectorRevision(ORG, REVISION)).contains(revision);
+    ConnectorRevision changed = ContractFixtures.revision(List.of(ContractFixtures.refundOperation()));
+    assertThatThrownBy(() -> store.saveConnectorRevision(ORG, changed)).hasMessage("connector revision is immutable");
+  }
+
+  @Test
+  void uniqueViolationsAreReportedInTheSchemasWordsWithoutKeyValues() {
+    store.claimExecution(ORG, "nonce-canary-7f3a", toDispatchStarted(EXECUTION, KEY));
+    assertThatThrownBy(() -> store.recordAuthorizationNonce(ORG, "nonce-canary-7f3a", ContractFixtures.T))
+        .isInstanceOf(ConnectionStoreException.class).hasMessage("authorization nonce was already used");
+    Execution started = last(toDispatchStarted(EXECUTION, KEY));
+    Instant at = started.updatedAt().plus(1, ChronoUnit.MICROS);
+    store.commitOutcome(ORG, started.transitionTo(ExecutionState.AMBIGUOUS, at), ambiguityReceipt(at,
+        started.updatedAt()));
+    ExecutionReceipt secondAmbiguity = new ExecutionReceipt(EXECUTION, ORG, CONNECTION, ExecutionState.AMBIGUOUS,
+        new NormalizedError(NormalizedErrorCode.RESULT_AMBIGUOUS, "again"), at.plusSeconds(1), started.updatedAt(),
+        null, null, null, null, null);
+    assertThatThrownBy(() -> store.saveReceipt(ORG, secondAmbiguity))
+        .isInstanceOf(ConnectionStoreException.class).hasMessage("ambiguity receipt already exists");
+    assertThatThrownBy(() -> store.saveExecution(ORG, toDispatchStarted(new ExecutionId("exec-9"), KEY).get(0)))
+        .isInstanceOf(ConnectionStoreException.class)
+        .hasMessage("execution id or idempotency identity already exists");
+  }
+
+  // ---------------------------------------------------------------------------------------------------------------
+
+  /** "committed", or the store's message when it refused. */
+  static String outcome(Runnable write) {
+    try {
+      write.run();
+      return "committed";
+    } catch (ConnectionStoreException e) {
+      return e.getMessage();
+    }
+  }
+
+  private static void rawUpdate(Connection connection, String sql) throws SQLException {
+    try (PreparedStatement statement = connection.prepareStatement(sql)) {
+      statement.execute();
+    }
+  }
+}

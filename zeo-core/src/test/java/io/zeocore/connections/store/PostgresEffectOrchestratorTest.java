@@ -1,0 +1,302 @@
+package io.zeocore.connections.store;
+
+import static io.zeocore.connections.ContractFixtures.BODY;
+import static io.zeocore.connections.ContractFixtures.CONNECTION;
+import static io.zeocore.connections.ContractFixtures.CREATE_REFUND;
+import static io.zeocore.connections.ContractFixtures.EXECUTION;
+import static io.zeocore.connections.ContractFixtures.KEY;
+import static io.zeocore.connections.ContractFixtures.ORG;
+import static io.zeocore.connections.ContractFixtures.REVISION;
+import static io.zeocore.connections.ContractFixtures.T;
+import static io.zeocore.connections.ExecutionState.AMBIGUOUS;
+import static io.zeocore.connections.ExecutionState.DISPATCH_STARTED;
+import static io.zeocore.connections.ExecutionState.FAILED_SAFE;
+import static io.zeocore.connections.ExecutionState.REFUSED;
+import static io.zeocore.connections.ExecutionState.SUCCEEDED;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.zeocore.connections.AuthorizationRefusalReason;
+import io.zeocore.connections.ConfirmationEvidence;
+import io.zeocore.connections.ConfirmationEvidenceRef;
+import io.zeocore.connections.ContractFixtures;
+import io.zeocore.connections.Digests;
+import io.zeocore.connections.EffectAuthorization;
+import io.zeocore.connections.EffectDispatchResult;
+import io.zeocore.connections.EffectDispatcher;
+import io.zeocore.connections.EffectExecutionResult;
+import io.zeocore.connections.EffectOrchestrator;
+import io.zeocore.connections.EffectReconciler;
+import io.zeocore.connections.EffectReconcilers;
+import io.zeocore.connections.EffectRecovery;
+import io.zeocore.connections.EffectWorld;
+import io.zeocore.connections.Execution;
+import io.zeocore.connections.ExecutionId;
+import io.zeocore.connections.ExecutionReceipt;
+import io.zeocore.connections.ExecutionState;
+import io.zeocore.connections.IdempotencyKey;
+import io.zeocore.connections.NormalizedError;
+import io.zeocore.connections.NormalizedErrorCode;
+import io.zeocore.connections.ReconciliationResult;
+import io.zeocore.connections.authorization.AuthorizationSigner;
+import io.zeocore.connections.authorization.Ed25519Keys;
+import io.zeocore.connections.authorization.ExactAuthorizationVerifier;
+import java.security.KeyPair;
+import java.sql.Connection;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * The effect orchestrator and recovery end to end on PostgreSQL, with two store instances on two data sources
+ * standing for two application instances sharing one database. The clock is fixed at {@code T}: verification
+ * {@code T}, {@code CREATED T+1µs} … {@code DISPATCH_STARTED T+4µs}, outcome or ambiguity {@code T+5µs}, resolution
+ * {@code T+6µs}.
+ */
+class PostgresEffectOrchestratorTest {
+
+  static final String CONFIRMATION = "c".repeat(64);
+  static final String EVIDENCE = "e".repeat(64);
+  static final NormalizedError NO_EFFECT = new NormalizedError(NormalizedErrorCode.FAILED_SAFE, "card declined");
+  static final KeyPair KEYS = Ed25519Keys.generate();
+
+  @RegisterExtension
+  static final PostgresTestSchema schema = PostgresTestSchema.migrated();
+
+  final AuthorizationSigner signer = new AuthorizationSigner(EffectWorld.ISSUER, KEYS.getPrivate());
+  final ExactAuthorizationVerifier verifier = EffectWorld.verifier(KEYS.getPublic());
+  final AtomicInteger dispatches = new AtomicInteger();
+  final AtomicInteger reconciliations = new AtomicInteger();
+  JdbcConnectionStore instanceA;
+  JdbcConnectionStore instanceB;
+
+  @BeforeEach
+  void twoApplicationInstances() {
+    instanceA = store();
+    instanceB = store();
+    instanceA.saveConnectorRevision(ORG, ContractFixtures.revision());
+    instanceA.saveConnection(ORG, ContractFixtures.connection());
+  }
+
+  @AfterEach
+  void closeInstances() {
+    if (instanceA != null) {
+      instanceA.close();
+      instanceB.close();
+    }
+  }
+
+  JdbcConnectionStore store() {
+    return JdbcConnectionStore.builder().dataSource(PostgresTestSchema.newDataSource(), Dialect.POSTGRESQL)
+        .schema(schema.name()).evidenceIds(new SequentialUuids()).migrate(false).build();
+  }
+
+  EffectOrchestrator orchestrator(JdbcConnectionStore store) {
+    return EffectOrchestrator.builder(store, verifier).clock(EffectWorld.fixedClock()).build();
+  }
+
+  EffectAuthorization authorization(String nonce, IdempotencyKey key) {
+    return signer.sign(EffectWorld.unsigned(nonce, key, Digests.requestDigest(BODY), T.plusSeconds(300)));
+  }
+
+  EffectExecutionResult run(JdbcConnectionStore store, EffectAuthorization authorization, ExecutionId id,
+      EffectDispatcher dispatcher, EffectReconciler reconciler) {
+    return orchestrator(store).execute(ORG, CONNECTION, REVISION, CREATE_REFUND, authorization, id, BODY, request -> {
+      dispatches.incrementAndGet();
+      return dispatcher.dispatch(request);
+    }, request -> {
+      reconciliations.incrementAndGet();
+      return reconciler.reconcile(request);
+    });
+  }
+
+  EffectExecutionResult run(EffectDispatcher dispatcher, EffectReconciler reconciler) {
+    return run(instanceA, authorization("nonce-1", KEY), EXECUTION, dispatcher, reconciler);
+  }
+
+  static EffectReconciler unreachable() {
+    return request -> {
+      throw new AssertionError("the reconciler must not be called");
+    };
+  }
+
+  static Instant t(int micros) {
+    return T.plus(micros, ChronoUnit.MICROS);
+  }
+
+  /** As read by the other instance. */
+  List<String> history() {
+    List<String> states = new ArrayList<>();
+    for (Execution snapshot : instanceB.getExecutionHistory(ORG, EXECUTION)) {
+      states.add(snapshot.state() + "@" + ChronoUnit.MICROS.between(T, snapshot.updatedAt()));
+    }
+    return states;
+  }
+
+  List<ExecutionReceipt> receipts() {
+    return instanceB.getReceiptsForExecution(ORG, EXECUTION);
+  }
+
+  static ExecutionReceipt ambiguityReceipt() {
+    return new ExecutionReceipt(EXECUTION, ORG, CONNECTION, AMBIGUOUS, new NormalizedError(
+        NormalizedErrorCode.RESULT_AMBIGUOUS, "dispatch started but positive outcome is unknown"), t(5), t(4), null,
+        null, null, null, null);
+  }
+
+  @Test
+  void aConfirmedDispatchSucceedsWithItsEvidence() {
+    EffectExecutionResult result = run(request -> EffectDispatchResult.confirmed(CONFIRMATION), unreachable());
+
+    assertThat(result).isEqualTo(new EffectExecutionResult(SUCCEEDED, EXECUTION, null));
+    assertThat(history()).containsExactly("CREATED@1", "AUTHORIZATION_VERIFIED@2", "PREPARED@3",
+        "DISPATCH_STARTED@4", "SUCCEEDED@5");
+    ConfirmationEvidenceRef ref = ConfirmationEvidenceRef.of(SequentialUuids.uuid(1));
+    assertThat(receipts()).containsExactly(new ExecutionReceipt(EXECUTION, ORG, CONNECTION, SUCCEEDED, null, t(5),
+        t(4), null, ref, null, null, null));
+    assertThat(instanceB.getConfirmationEvidence(ORG, ref)).contains(
+        new ConfirmationEvidence(ref, ORG, EXECUTION, t(5), CONFIRMATION));
+    assertThat(instanceB.hasAuthorizationNonce(ORG, "nonce-1")).isTrue();
+    assertThat(instanceB.executionCountsByState()).containsEntry(SUCCEEDED, 1L);
+    assertThat(dispatches).hasValue(1);
+  }
+
+  @Test
+  void aProviderThatProvesNoEffectEndsFailedSafe() {
+    EffectExecutionResult result = run(request -> EffectDispatchResult.failedSafe(NO_EFFECT), unreachable());
+
+    assertThat(result).isEqualTo(new EffectExecutionResult(FAILED_SAFE, EXECUTION, null));
+    assertThat(history()).containsExactly("CREATED@1", "AUTHORIZATION_VERIFIED@2", "PREPARED@3",
+        "DISPATCH_STARTED@4", "FAILED_SAFE@5");
+    assertThat(receipts()).containsExactly(new ExecutionReceipt(EXECUTION, ORG, CONNECTION, FAILED_SAFE, NO_EFFECT,
+        t(5), t(4), null, null, null, null, null));
+  }
+
+  @Test
+  void anUnknownOutcomeIsRecordedAmbiguousAndReconciled() {
+    EffectExecutionResult result = run(request -> {
+      throw new java.net.SocketTimeoutException("read timed out");
+    }, request -> ReconciliationResult.confirmed(EVIDENCE, CONFIRMATION));
+
+    assertThat(result).isEqualTo(new EffectExecutionResult(SUCCEEDED, EXECUTION, null));
+    assertThat(history()).containsExactly("CREATED@1", "AUTHORIZATION_VERIFIED@2", "PREPARED@3",
+        "DISPATCH_STARTED@4", "AMBIGUOUS@5", "SUCCEEDED@6");
+    ConfirmationEvidenceRef ref = ConfirmationEvidenceRef.of(SequentialUuids.uuid(1));
+    assertThat(receipts()).containsExactly(ambiguityReceipt(),
+        new ExecutionReceipt(EXECUTION, ORG, CONNECTION, SUCCEEDED, null, t(6), t(4), t(6), ref, EVIDENCE, t(5),
+            null));
+    assertThat(dispatches).hasValue(1);
+    assertThat(reconciliations).hasValue(1);
+  }
+
+  @Test
+  void twoInstancesRacingTheSameAuthorizationDispatchOnce() throws Exception {
+    EffectAuthorization authorization = authorization("nonce-race", KEY);
+    EffectDispatcher confirming = request -> EffectDispatchResult.confirmed(CONFIRMATION);
+    List<EffectExecutionResult> results;
+    // a third transaction holds the nonce: both instances pass verification and block on the same key in their claims
+    try (Connection blocker = schema.connect()) {
+      blocker.setAutoCommit(false);
+      try (Statement statement = blocker.createStatement()) {
+        statement.execute("INSERT INTO " + schema.name() + ".authorization_nonces VALUES ('org-1', 'nonce-race', 1)");
+      }
+      results = schema.whileBlocked(blocker, false, List.of(
+          () -> run(instanceA, authorization, new ExecutionId("exec-a"), confirming, unreachable()),
+          () -> run(instanceB, authorization, new ExecutionId("exec-b"), confirming, unreachable())));
+    }
+
+    assertThat(dispatches).hasValue(1);
+    ExecutionId winner = results.get(0).executionId();
+    assertThat(results).extracting(EffectExecutionResult::executionId).containsOnly(winner);
+    assertThat(results).extracting(EffectExecutionResult::state).contains(SUCCEEDED)
+        .allMatch(state -> state == SUCCEEDED || state == DISPATCH_STARTED);
+    assertThat(instanceA.getExecution(ORG, winner).orElseThrow().state()).isEqualTo(SUCCEEDED);
+    assertThat(instanceA.executionCountsByState().values().stream().mapToLong(Long::longValue).sum()).isEqualTo(1);
+  }
+
+  @Test
+  void aReplayIsAnsweredWithTheOutcomeAndAReusedNonceIsRefused() {
+    EffectAuthorization authorization = authorization("nonce-1", KEY);
+    EffectDispatcher confirming = request -> EffectDispatchResult.confirmed(CONFIRMATION);
+    assertThat(run(instanceA, authorization, EXECUTION, confirming, unreachable()).state()).isEqualTo(SUCCEEDED);
+
+    // the same authorization sent to the other instance: the stored outcome, no second dispatch
+    EffectExecutionResult replay = run(instanceB, authorization, new ExecutionId("exec-2"), confirming,
+        unreachable());
+    assertThat(replay).isEqualTo(new EffectExecutionResult(SUCCEEDED, EXECUTION, null));
+
+    // the nonce signed into an authorization for another idempotency identity: refused and recorded, not dispatched
+    ExecutionId reused = new ExecutionId("exec-3");
+    EffectExecutionResult refused = run(instanceB, authorization("nonce-1", new IdempotencyKey("idem-2")), reused,
+        confirming, unreachable());
+    assertThat(refused).isEqualTo(new EffectExecutionResult(REFUSED, reused, AuthorizationRefusalReason.REPLAYED));
+    assertThat(instanceA.getReceiptsForExecution(ORG, reused)).singleElement()
+        .satisfies(r -> assertThat(r.normalizedError().message()).isEqualTo("authorization refused: REPLAYED"));
+    assertThat(dispatches).hasValue(1);
+    assertThat(instanceA.getExecution(ORG, new ExecutionId("exec-2"))).isEmpty();
+  }
+
+  @Test
+  void anotherInstanceRecoversADispatchLeftByACrashedOne() {
+    List<Execution> started = startedChain();
+    instanceA.claimExecution(ORG, "nonce-1", started);
+    EffectRecovery recovery = EffectRecovery.builder(instanceB, EffectReconcilers.always(request -> {
+      reconciliations.incrementAndGet();
+      return ReconciliationResult.confirmed(EVIDENCE, CONFIRMATION);
+    })).clock(() -> T.plus(Duration.ofMinutes(6))).dispatchStaleAfter(Duration.ofMinutes(5)).build();
+
+    assertThat(recovery.recoverOnce()).isEqualTo(new EffectRecovery.Sweep(1, 1, 1, 0, 0, 0, 0));
+
+    assertThat(instanceA.getExecution(ORG, EXECUTION).orElseThrow().state()).isEqualTo(SUCCEEDED);
+    List<ExecutionReceipt> receipts = instanceA.getReceiptsForExecution(ORG, EXECUTION);
+    assertThat(receipts).extracting(ExecutionReceipt::finalState).containsExactly(AMBIGUOUS, SUCCEEDED);
+    assertThat(receipts.get(1).resolvesAmbiguousRecordedAt()).isEqualTo(receipts.get(0).recordedAt());
+    assertThat(reconciliations).hasValue(1);
+    assertThat(recovery.recoverOnce().examined()).isZero();
+  }
+
+  @Test
+  void twoInstancesSweepingTheSameStaleDispatchAtOnceRecoverItOnce() throws Exception {
+    instanceA.claimExecution(ORG, "nonce-1", startedChain());
+    List<EffectRecovery> recoveries = new ArrayList<>();
+    for (JdbcConnectionStore instance : List.of(instanceA, instanceB)) {
+      recoveries.add(EffectRecovery.builder(instance, EffectReconcilers.always(request -> {
+        reconciliations.incrementAndGet();
+        return ReconciliationResult.confirmed(EVIDENCE, CONFIRMATION);
+      })).clock(() -> T.plus(Duration.ofMinutes(6))).build());
+    }
+    List<EffectRecovery.Sweep> sweeps;
+    // a third transaction holds the execution row: both sweeps find it stale and block marking it ambiguous
+    try (Connection blocker = schema.connect()) {
+      blocker.setAutoCommit(false);
+      try (Statement statement = blocker.createStatement()) {
+        statement.execute("SELECT 1 FROM " + schema.name() + ".executions FOR UPDATE");
+      }
+      sweeps = schema.whileBlocked(blocker, true, List.of(recoveries.get(0)::recoverOnce,
+          recoveries.get(1)::recoverOnce));
+    }
+
+    assertThat(sweeps).extracting(EffectRecovery.Sweep::examined).containsExactly(1, 1);
+    assertThat(sweeps.stream().mapToInt(EffectRecovery.Sweep::markedAmbiguous).sum()).isEqualTo(1);
+    assertThat(sweeps.stream().mapToInt(EffectRecovery.Sweep::failures).sum()).isZero();
+    assertThat(reconciliations).hasValue(1);
+    assertThat(instanceA.getReceiptsForExecution(ORG, EXECUTION)).extracting(ExecutionReceipt::finalState)
+        .containsExactly(AMBIGUOUS, SUCCEEDED);
+  }
+
+  /** CREATED at T+1µs through DISPATCH_STARTED at T+4µs, as a process that died inside its dispatcher left it. */
+  static List<Execution> startedChain() {
+    Execution created = new Execution(EXECUTION, ORG, CONNECTION, REVISION, CREATE_REFUND,
+        ContractFixtures.AUTHORIZATION, KEY, "sha256:" + "b".repeat(64), Digests.requestDigest(BODY),
+        ExecutionState.CREATED, t(1), t(1), null);
+    Execution verified = created.transitionTo(ExecutionState.AUTHORIZATION_VERIFIED, t(2));
+    Execution prepared = verified.transitionTo(ExecutionState.PREPARED, t(3));
+    return List.of(created, verified, prepared, prepared.transitionTo(DISPATCH_STARTED, t(4)));
+  }
+}

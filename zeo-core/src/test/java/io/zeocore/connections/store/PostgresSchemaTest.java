@@ -1,0 +1,350 @@
+package io.zeocore.connections.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * The PostgreSQL schema's own guarantees, exercised through plain JDBC connections that bypass the store: the
+ * migration's history table and schema, and every trigger's guarantee, including that {@code TRUNCATE} and
+ * {@code INSERT ... ON CONFLICT DO UPDATE} cannot get around the append-only tables.
+ */
+class PostgresSchemaTest {
+
+  @RegisterExtension
+  static final PostgresTestSchema schema = PostgresTestSchema.migrated();
+
+  @Test
+  void keepsItsHistoryInItsOwnTableInTheChosenSchemaAndMigratesOnlyOnce() throws Exception {
+    DataSource dataSource = PostgresTestSchema.newDataSource();
+    try (Connection raw = schema.connect()) {
+      List<String> tables = strings(raw, "SELECT tablename FROM pg_tables WHERE schemaname = '" + schema.name()
+          + "' ORDER BY tablename");
+      assertThat(tables).containsExactlyInAnyOrder("zeocore_schema_history", "connections", "connector_revisions",
+          "executions", "execution_history", "execution_transitions", "receipts", "evidence_references",
+          "confirmation_evidence", "authorization_nonces", "observations", "observation_receipts");
+      assertThat(strings(raw, "SELECT version FROM " + schema.name() + ".zeocore_schema_history"
+          + " WHERE type = 'SQL' ORDER BY installed_rank")).containsExactly("1", "2");
+      assertThat(strings(raw, "SELECT table_schema FROM information_schema.tables"
+          + " WHERE table_name IN ('flyway_schema_history', 'executions') AND table_schema = '" + schema.name()
+          + "'")).containsExactly(schema.name());
+    }
+    ZeoCoreSchema.Migration again = ZeoCoreSchema.migrate(dataSource, Dialect.POSTGRESQL, schema.name());
+    assertThat(again.migrationsExecuted()).isZero();
+    assertThat(again.schemaVersion()).isEqualTo("2");
+    assertThat(ZeoCoreSchema.appliedVersion(dataSource, Dialect.POSTGRESQL, schema.name())).contains("2");
+    assertThat(ZeoCoreSchema.appliedVersion(dataSource, Dialect.POSTGRESQL, schema.name() + "_never")).isEmpty();
+  }
+
+  @Test
+  void migratesAFreshSchemaAndRefusesOneMigratedByANewerZeoCore() throws Exception {
+    try (PostgresTestSchema fresh = PostgresTestSchema.unmigrated()) {
+      DataSource dataSource = PostgresTestSchema.newDataSource();
+      assertThat(ZeoCoreSchema.appliedVersion(dataSource, Dialect.POSTGRESQL, fresh.name())).isEmpty();
+      ZeoCoreSchema.Migration migration = ZeoCoreSchema.migrate(dataSource, Dialect.POSTGRESQL, fresh.name());
+      assertThat(migration).isEqualTo(new ZeoCoreSchema.Migration(Dialect.POSTGRESQL, "2", 2));
+      try (Connection raw = fresh.connect()) {
+        exec(raw, "INSERT INTO " + fresh.name() + ".zeocore_schema_history (installed_rank, version, description,"
+            + " type, script, checksum, installed_by, execution_time, success) VALUES (99, '99', 'future', 'SQL',"
+            + " 'V99__future.sql', 0, 'test', 0, TRUE)");
+      }
+      assertThatThrownBy(() -> ZeoCoreSchema.migrate(dataSource, Dialect.POSTGRESQL, fresh.name()))
+          .isInstanceOf(IllegalStateException.class).hasMessageContaining("newer than this ZeoCore build");
+    }
+  }
+
+  @Test
+  void appendOnlyTablesRefuseUpdateDeleteTruncateAndOnConflictDoUpdate() throws Exception {
+    try (Connection raw = raw()) {
+      insertExecution(raw, "e1", "k1", 1);
+      exec(raw, "INSERT INTO authorization_nonces VALUES ('org', 'n1', 10)");
+      exec(raw, "INSERT INTO evidence_references (organization_id, execution_id, evidence_ref) VALUES"
+          + " ('org', 'e1', 'ref1')");
+      exec(raw, "INSERT INTO confirmation_evidence VALUES ('org', 'e1', 'ref1', 10, '" + "a".repeat(64) + "')");
+      exec(raw, "INSERT INTO connector_revisions VALUES ('org', 'r1', '{}')");
+      advance(raw, "e1", "CREATED", "REFUSED", 11, 11L);
+      exec(raw, "INSERT INTO receipts (organization_id, execution_id, connection_id, final_state, error_code,"
+          + " error_message, recorded_at) VALUES ('org', 'e1', 'c1', 'REFUSED', 'REQUEST_REFUSED', 'refused', 11)");
+      exec(raw, "INSERT INTO observations VALUES ('org', 'o1', 'c1', 'r1', 'op', 'a1', 'k1', 'd1', 'd2', 'CLAIMED',"
+          + " 10, NULL)");
+      exec(raw, "UPDATE observations SET state = 'CONFIRMED', completed_at = 11");
+      exec(raw, "INSERT INTO observation_receipts (organization_id, observation_id, connection_id, final_state,"
+          + " request_digest, result_digest, inline_result, recorded_at) VALUES ('org', 'o1', 'c1', 'CONFIRMED',"
+          + " 'd2', 'sha256:x', '{}', 11)");
+
+      record Case(String table, String words, String upsert) {}
+      List<Case> cases = List.of(
+          // a row equal to the current snapshot passes the history guard and reaches the conflict
+          new Case("execution_history", "history is append-only",
+              "INSERT INTO execution_history (organization_id, execution_id, state, recorded_at, completed_at)"
+                  + " VALUES ('org', 'e1', 'REFUSED', 11, 11) ON CONFLICT (organization_id, execution_id, state)"
+                  + " DO UPDATE SET recorded_at = 99"),
+          new Case("receipts", "receipts are append-only",
+              "INSERT INTO receipts (organization_id, execution_id, connection_id, final_state, error_code,"
+                  + " error_message, recorded_at) VALUES ('org', 'e1', 'c1', 'REFUSED', 'REQUEST_REFUSED', 'other',"
+                  + " 11) ON CONFLICT (organization_id, execution_id, recorded_at)"
+                  + " DO UPDATE SET error_message = excluded.error_message"),
+          new Case("evidence_references", "evidence is append-only",
+              "INSERT INTO evidence_references (organization_id, execution_id, evidence_ref) VALUES"
+                  + " ('org', 'e1', 'ref1') ON CONFLICT (organization_id, evidence_ref)"
+                  + " DO UPDATE SET evidence_ref = 'ref2'"),
+          new Case("confirmation_evidence", "evidence is append-only",
+              "INSERT INTO confirmation_evidence VALUES ('org', 'e1', 'ref1', 99, '" + "b".repeat(64) + "')"
+                  + " ON CONFLICT (organization_id, evidence_ref)"
+                  + " DO UPDATE SET confirmation_digest = excluded.confirmation_digest"),
+          new Case("authorization_nonces", "authorization nonces are append-only",
+              "INSERT INTO authorization_nonces VALUES ('org', 'n1', 99) ON CONFLICT (organization_id, nonce)"
+                  + " DO UPDATE SET recorded_at = excluded.recorded_at"),
+          new Case("connector_revisions", "connector revision is immutable",
+              "INSERT INTO connector_revisions VALUES ('org', 'r1', '{\"changed\":true}')"
+                  + " ON CONFLICT (organization_id, revision_id) DO UPDATE SET document = excluded.document"),
+          new Case("observation_receipts", "observation receipts are append-only",
+              "INSERT INTO observation_receipts (organization_id, observation_id, connection_id, final_state,"
+                  + " request_digest, result_digest, inline_result, recorded_at) VALUES ('org', 'o1', 'c1',"
+                  + " 'CONFIRMED', 'd2', 'sha256:y', '[]', 11) ON CONFLICT (organization_id, observation_id)"
+                  + " DO UPDATE SET inline_result = excluded.inline_result"),
+          new Case("execution_transitions", "the transition table is fixed",
+              "INSERT INTO execution_transitions VALUES ('CREATED', 'PREPARED')"
+                  + " ON CONFLICT (from_state, to_state) DO UPDATE SET to_state = 'SUCCEEDED'"));
+      for (Case c : cases) {
+        String before = snapshot(raw, c.table());
+        String column = firstColumn(raw, c.table());
+        assertRefused(raw, "UPDATE " + c.table() + " SET " + column + " = " + column, c.words());
+        assertRefused(raw, "DELETE FROM " + c.table(), c.words());
+        assertRefused(raw, "TRUNCATE " + c.table() + " CASCADE", c.words());
+        assertRefused(raw, c.upsert(), c.words());
+        if (!c.table().equals("execution_transitions")) {
+          try (Statement statement = raw.createStatement()) {
+            int changed = statement.executeUpdate(c.upsert().substring(0, c.upsert().indexOf(" DO UPDATE"))
+                + " DO NOTHING");
+            assertThat(changed).as(c.table() + " ON CONFLICT DO NOTHING").isZero();
+          }
+        }
+        assertThat(snapshot(raw, c.table())).as(c.table()).isEqualTo(before);
+      }
+      assertRefused(raw, "DELETE FROM executions", "executions are never deleted");
+      assertRefused(raw, "TRUNCATE executions CASCADE", "executions are never deleted");
+      assertRefused(raw, "DELETE FROM observations", "observations are never deleted");
+      assertRefused(raw, "TRUNCATE observations CASCADE", "observations are never deleted");
+      assertThat(strings(raw, "SELECT error_message FROM receipts")).containsExactly("refused");
+      assertThat(strings(raw, "SELECT document FROM connector_revisions")).containsExactly("{}");
+    }
+  }
+
+  @Test
+  void historyIsWrittenByTheSchemaForEveryStateChangeWhateverTheSearchPath() throws Exception {
+    String decoy = schema.name() + "_decoy";
+    try (Connection raw = schema.connect()) {
+      // a connection whose search_path finds look-alike tables first must still write ZeoCore's history
+      exec(raw, "CREATE SCHEMA " + decoy);
+      exec(raw, "CREATE TABLE " + decoy + ".execution_history (organization_id TEXT, execution_id TEXT, state TEXT,"
+          + " recorded_at BIGINT, completed_at BIGINT)");
+      exec(raw, "CREATE TABLE " + decoy + ".execution_transitions (from_state TEXT, to_state TEXT)");
+      exec(raw, "INSERT INTO " + decoy + ".execution_transitions VALUES ('CREATED', 'SUCCEEDED')");
+      exec(raw, "SET search_path = " + decoy + ", public");
+      String executions = schema.name() + ".executions";
+      exec(raw, executionInsert("e1", "k1", 1).replace("INTO executions", "INTO " + executions));
+      exec(raw, "UPDATE " + executions + " SET state = 'AUTHORIZATION_VERIFIED', updated_at = 11");
+      exec(raw, "UPDATE " + executions + " SET state = 'PREPARED', updated_at = 12");
+      assertRefused(raw, "UPDATE " + executions + " SET state = 'SUCCEEDED', updated_at = 13, completed_at = 13",
+          "transition is not allowed");
+      assertThat(strings(raw, "SELECT state || '@' || recorded_at FROM " + schema.name() + ".execution_history"
+          + " WHERE execution_id = 'e1' ORDER BY sequence"))
+          .containsExactly("CREATED@10", "AUTHORIZATION_VERIFIED@11", "PREPARED@12");
+      assertThat(strings(raw, "SELECT state FROM " + decoy + ".execution_history")).isEmpty();
+      assertRefused(raw, "INSERT INTO " + schema.name() + ".execution_history (organization_id, execution_id, state,"
+          + " recorded_at) VALUES ('org', 'e1', 'DISPATCH_STARTED', 13)", "current snapshot");
+    } finally {
+      try (Connection raw = schema.connect()) {
+        exec(raw, "DROP SCHEMA IF EXISTS " + decoy + " CASCADE");
+      }
+    }
+  }
+
+  @Test
+  void stateChangesOutsideTheTransitionTableAreRefused() throws Exception {
+    try (Connection raw = raw()) {
+      insertExecution(raw, "e1", "k1", 1);
+      assertRefused(raw, "UPDATE executions SET state = 'DISPATCH_STARTED', updated_at = 20 WHERE execution_id = 'e1'",
+          "transition is not allowed");
+      assertRefused(raw, "UPDATE executions SET updated_at = 20 WHERE execution_id = 'e1'",
+          "transition is not allowed");
+      advance(raw, "e1", "CREATED", "AUTHORIZATION_VERIFIED", 11, null);
+      assertRefused(raw, "UPDATE executions SET state = 'CREATED', updated_at = 12 WHERE execution_id = 'e1'",
+          "transition is not allowed");
+      assertRefused(raw, "UPDATE executions SET state = 'PREPARED', updated_at = 5 WHERE execution_id = 'e1'",
+          "updated_at must be monotonic");
+      assertRefused(raw, "UPDATE executions SET state = 'PREPARED', updated_at = 12, request_digest = 'x'"
+          + " WHERE execution_id = 'e1'", "execution identity is immutable");
+      assertRefused(raw, executionInsert("e1", "k1", 1) + " ON CONFLICT (organization_id, execution_id)"
+          + " DO UPDATE SET state = 'CREATED', updated_at = 30", "transition is not allowed");
+      assertRefused(raw, "INSERT INTO execution_transitions VALUES ('SUCCEEDED', 'CREATED')",
+          "transition table is fixed");
+      assertRefused(raw, "DELETE FROM execution_transitions", "transition table is fixed");
+      assertThat(strings(raw, "SELECT count(*) FROM execution_transitions")).containsExactly("14");
+      assertThat(strings(raw, "SELECT state FROM execution_history ORDER BY sequence"))
+          .containsExactly("CREATED", "AUTHORIZATION_VERIFIED");
+    }
+  }
+
+  @Test
+  void theFirstStateIsCreatedAndTheIdempotencyIdentityIsUniqueExceptForRefusals() throws Exception {
+    try (Connection raw = raw()) {
+      assertRefused(raw, executionInsert("e0", "k1", 1).replace("'CREATED'", "'PREPARED'"),
+          "first persisted state must be CREATED");
+      insertExecution(raw, "e1", "k1", 1);
+      assertRefused(raw, executionInsert("e2", "k1", 1), "executions_idempotency_identity");
+      assertRefused(raw, executionInsert("e1", "k9", 1), "executions_pkey");
+      insertExecution(raw, "e3", "k1", 0);
+      insertExecution(raw, "e4", "k1", 0);
+      assertRefused(raw, "UPDATE executions SET holds_identity = 1, state = 'REFUSED', updated_at = 11,"
+          + " completed_at = 11 WHERE execution_id = 'e3'", "execution identity is immutable");
+      assertThat(strings(raw, "SELECT execution_id FROM executions ORDER BY execution_id"))
+          .containsExactly("e1", "e3", "e4");
+    }
+  }
+
+  @Test
+  void receiptsMustMatchTheExecutionAndPointAtPersistedAmbiguity() throws Exception {
+    try (Connection raw = raw()) {
+      insertExecution(raw, "e1", "k1", 1);
+      advance(raw, "e1", "CREATED", "AUTHORIZATION_VERIFIED", 11, null);
+      advance(raw, "e1", "AUTHORIZATION_VERIFIED", "PREPARED", 12, null);
+      advance(raw, "e1", "PREPARED", "DISPATCH_STARTED", 13, null);
+      assertRefused(raw, receipt("e1", "c1", "AMBIGUOUS", 14, null), "receipt state does not match execution");
+      advance(raw, "e1", "DISPATCH_STARTED", "AMBIGUOUS", 14, null);
+      assertRefused(raw, receipt("e1", "other", "AMBIGUOUS", 14, null), "receipt connection mismatch");
+      assertRefused(raw, receipt("e9", "c1", "AMBIGUOUS", 14, null), "receipt execution does not exist");
+      exec(raw, receipt("e1", "c1", "AMBIGUOUS", 14, null));
+      assertRefused(raw, receipt("e1", "c1", "AMBIGUOUS", 15, null), "receipts_one_ambiguity");
+      assertRefused(raw, receipt("e1", "c1", "AMBIGUOUS", 14, null).replace("NULL, NULL, NULL)",
+          "NULL, NULL, NULL, 'attempt')").replace("resolves_ambiguous_recorded_at)",
+          "resolves_ambiguous_recorded_at, reconciliation_attempt_evidence)"), "receipts_recorded_at_once");
+      exec(raw, "INSERT INTO evidence_references (organization_id, execution_id, evidence_ref) VALUES"
+          + " ('org', 'e1', 'ref1')");
+      assertRefused(raw, "INSERT INTO evidence_references (organization_id, execution_id, evidence_ref) VALUES"
+          + " ('org', 'e9', 'ref9')", "execution does not exist in organization");
+      assertRefused(raw, "INSERT INTO confirmation_evidence VALUES ('org', 'e1', 'ref9', 10, '" + "a".repeat(64)
+          + "')", "lacks its evidence reference");
+      assertRefused(raw, "INSERT INTO confirmation_evidence VALUES ('org', 'e1', 'ref1', 10, 'not-a-digest')",
+          "confirmation_digest");
+      advance(raw, "e1", "AMBIGUOUS", "FAILED_SAFE", 16, 16L);
+      assertRefused(raw, receipt("e1", "c1", "FAILED_SAFE", 16, 13L),
+          "resolving receipt does not reference persisted ambiguity");
+      assertRefused(raw, receipt("e1", "c1", "FAILED_SAFE", 16, 14L)
+          .replace("resolves_ambiguous_recorded_at)", "resolves_ambiguous_recorded_at, confirmation_evidence_ref)")
+          .replace("'ev', 14)", "'ev', 14, 'ref9')"), "receipt evidence reference lacks provenance");
+      exec(raw, receipt("e1", "c1", "FAILED_SAFE", 16, 14L));
+      assertRefused(raw, receipt("e1", "c1", "FAILED_SAFE", 17, 14L), "receipts_one_outcome");
+    }
+  }
+
+  @Test
+  void observationsMoveOnceFromClaimedToTerminal() throws Exception {
+    try (Connection raw = raw()) {
+      assertRefused(raw, "INSERT INTO observations VALUES ('org', 'o0', 'c1', 'r1', 'op', 'a1', 'k0', 'd1', 'd2',"
+          + " 'CONFIRMED', 10, 11)", "new observation must start CLAIMED");
+      exec(raw, "INSERT INTO observations VALUES ('org', 'o1', 'c1', 'r1', 'op', 'a1', 'k1', 'd1', 'd2', 'CLAIMED',"
+          + " 10, NULL)");
+      assertRefused(raw, "INSERT INTO observations VALUES ('org', 'o2', 'c1', 'r1', 'op', 'a1', 'k1', 'd1', 'd2',"
+          + " 'CLAIMED', 10, NULL)", "observations_idempotency_identity");
+      assertRefused(raw, "UPDATE observations SET state = 'CLAIMED' WHERE observation_id = 'o1'",
+          "committed observation must be terminal");
+      assertRefused(raw, "UPDATE observations SET state = 'CONFIRMED', completed_at = 11, request_digest = 'x'"
+          + " WHERE observation_id = 'o1'", "observation identity is immutable");
+      exec(raw, "UPDATE observations SET state = 'CONFIRMED', completed_at = 11 WHERE observation_id = 'o1'");
+      assertRefused(raw, "UPDATE observations SET state = 'FAILED_SAFE' WHERE observation_id = 'o1'",
+          "already terminal");
+      assertRefused(raw, "INSERT INTO observation_receipts (organization_id, observation_id, connection_id,"
+          + " final_state, request_digest, error_code, error_message, recorded_at) VALUES ('org', 'o1', 'c1',"
+          + " 'FAILED_SAFE', 'd2', 'PROVIDER_UNAVAILABLE', 'x', 11)", "does not match its record");
+      assertRefused(raw, "INSERT INTO observation_receipts (organization_id, observation_id, connection_id,"
+          + " final_state, request_digest, recorded_at) VALUES ('org', 'o9', 'c1', 'CONFIRMED', 'd2', 11)",
+          "observation claim does not exist");
+      exec(raw, "INSERT INTO observation_receipts (organization_id, observation_id, connection_id, final_state,"
+          + " request_digest, result_digest, inline_result, recorded_at) VALUES ('org', 'o1', 'c1', 'CONFIRMED',"
+          + " 'd2', 'sha256:x', '{}', 11)");
+      assertRefused(raw, "INSERT INTO observation_receipts (organization_id, observation_id, connection_id,"
+          + " final_state, request_digest, result_digest, inline_result, recorded_at) VALUES ('org', 'o1', 'c1',"
+          + " 'CONFIRMED', 'd2', 'sha256:y', '[]', 11)", "observation_receipts_pkey");
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------------------------
+
+  /** A plain connection (auto-commit, no ZeoCore settings) whose search path is the test schema. */
+  private static Connection raw() throws SQLException {
+    Connection connection = schema.connect();
+    exec(connection, "SET search_path = " + schema.name());
+    return connection;
+  }
+
+  private static String executionInsert(String id, String key, int holdsIdentity) {
+    return "INSERT INTO executions VALUES ('org', '" + id + "', 'c1', 'r1', 'op', 'a1', '" + key + "', 'ad', 'rd', "
+        + holdsIdentity + ", 'CREATED', 10, 10, NULL)";
+  }
+
+  private static void insertExecution(Connection raw, String id, String key, int holdsIdentity) throws SQLException {
+    exec(raw, executionInsert(id, key, holdsIdentity));
+  }
+
+  private static void advance(Connection raw, String id, String from, String to, long at, Long completedAt)
+      throws SQLException {
+    try (PreparedStatement statement = raw.prepareStatement("UPDATE executions SET state = ?, updated_at = ?,"
+        + " completed_at = ? WHERE execution_id = ? AND state = ?")) {
+      statement.setString(1, to);
+      statement.setLong(2, at);
+      statement.setObject(3, completedAt, java.sql.Types.BIGINT);
+      statement.setString(4, id);
+      statement.setString(5, from);
+      assertThat(statement.executeUpdate()).isEqualTo(1);
+    }
+  }
+
+  private static String receipt(String id, String connection, String state, long at, Long resolves) {
+    String error = state.equals("AMBIGUOUS") ? "'RESULT_AMBIGUOUS'" : "'FAILED_SAFE'";
+    return "INSERT INTO receipts (organization_id, execution_id, connection_id, final_state, error_code,"
+        + " error_message, recorded_at, resolved_at, reconciliation_evidence, resolves_ambiguous_recorded_at) VALUES"
+        + " ('org', '" + id + "', '" + connection + "', '" + state + "', " + error + ", 'm', " + at + ", "
+        + (resolves == null ? "NULL, NULL, NULL" : at + ", 'ev', " + resolves) + ")";
+  }
+
+  private static void exec(Connection raw, String sql) throws SQLException {
+    try (Statement statement = raw.createStatement()) {
+      statement.execute(sql);
+    }
+  }
+
+  private static void assertRefused(Connection raw, String sql, String message) {
+    assertThatThrownBy(() -> exec(raw, sql)).as(sql).isInstanceOf(SQLException.class).hasMessageContaining(message);
+  }
+
+  /** Every row of {@code table}, as text, in a stable order. */
+  private static String snapshot(Connection raw, String table) throws SQLException {
+    return String.join("\n", strings(raw, "SELECT t::text FROM " + table + " t ORDER BY t::text"));
+  }
+
+  private static String firstColumn(Connection raw, String table) throws SQLException {
+    return strings(raw, "SELECT column_name FROM information_schema.columns WHERE table_schema = '" + schema.name()
+        + "' AND table_name = '" + table + "' AND is_identity = 'NO' ORDER BY ordinal_position LIMIT 1").get(0);
+  }
+
+  private static List<String> strings(Connection raw, String sql) throws SQLException {
+    List<String> values = new ArrayList<>();
+    try (Statement statement = raw.createStatement(); var rows = statement.executeQuery(sql)) {
+      while (rows.next()) {
+        values.add(rows.getString(1));
+      }
+    }
+    return values;
+  }
+}
