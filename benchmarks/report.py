@@ -19,7 +19,6 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 
 PEERS = ("Resilience4j", "Failsafe")
-PROPOSAL_PATCH = "benchmarks/proposals/runner-hot-path.patch"
 MODES = (("sync", "sync"),
          ("async", "async, target answers at once"),
          ("deferred", "async, target answers after the call returns"))
@@ -359,6 +358,43 @@ class Report:
                      f"{kill['p50Ms']:.1f} ms | {kill['p99Ms']:.1f} ms | {kill['maxMs']:.1f} ms | {excess:.1f} ms |")
             self.out()
 
+    # item 6 -------------------------------------------------------------------------------------------------------
+    def startup_item(self):
+        title = "Start-up of a minimal Boot app"
+        st = load_object(os.path.join(self.results, "startup.json"))
+        if st is None:
+            self.pending(6, title + " with vs without the starter", "a run of `StartupTime`")
+            return
+        base = st["withoutStarterMedianMs"]
+        self.summary.append(
+            f"| 6 | {title} with the starter, SQLite store on (existing file: a restart) | "
+            f"{st['withStarterExistingStoreMedianMs']:.0f} ms | without the starter: {base:.0f} ms | "
+            f"**{st['existingStoreRatio']:.2f}×** | as little as possible (reported) | – |")
+        self.summary.append(
+            f"| 6 | … with a fresh store file (created and migrated during start-up) | "
+            f"{st['withStarterFreshStoreMedianMs']:.0f} ms | | **{st['freshStoreRatio']:.2f}×** | (reported) | – |")
+        self.out("## 6. Start-up with and without the starter")
+        self.out()
+        self.out(
+            "`StartupTime` (a plain main class) starts `MinimalBootApp` — `@SpringBootApplication` with nothing "
+            "declared — in fresh JVMs (`-Xms256m -Xmx256m`, banner off, logging at WARN): without ZeoCore (the "
+            "classpath of `spring-boot-starter` alone, resolved from `benchmarks/startup/pom.xml`) and with "
+            "`zeo-core-spring-boot-starter` added and its SQLite store switched on (`zeocore.connections.store.path`), "
+            "once on a fresh database file and once on the file an earlier start left. After one unmeasured start "
+            f"each, the three variants take turns {st['starts']} times, rotating which goes first. Time: from the "
+            "JVM's start (`RuntimeMXBean.getStartTime`) to `SpringApplication.run` returning. Each start checks "
+            "that ZeoCore's store bean exists exactly when the starter is there.")
+        self.out()
+        self.out("| Variant | Median ms to ready | All starts (ms) | Bean definitions | ÷ without the starter |")
+        self.out("|---|---:|---|---:|---:|")
+        for key, label in (("withoutStarter", "without the starter"),
+                           ("withStarterExistingStore", "with the starter, existing store file"),
+                           ("withStarterFreshStore", "with the starter, fresh store file")):
+            median_ms = st[key + "MedianMs"]
+            self.out(f"| {label} | {median_ms:.0f} | {', '.join(str(v) for v in st[key + 'Ms'])} | "
+                     f"{st[key + 'BeanDefinitions']} | {median_ms / base:.2f}× |")
+        self.out()
+
     def pending(self, number, title, waits_for):
         self.summary.append(f"| {number} | {title} | not measured yet: waits for {waits_for} | | | | |")
 
@@ -376,13 +412,12 @@ class Report:
         self.effects_item()
         self.subprocess_item()
         self.concurrent_item()
-        self.pending(6, "Start-up of a minimal Boot app with vs without the starter",
-                     "the starter's auto-configuration on main")
+        self.startup_item()
         body, self.lines = self.lines, []
         return body
 
-    def summary_tables(self, measured_only=False):
-        rows = [row for row in self.summary if not (measured_only and "not measured" in row)]
+    def summary_tables(self):
+        rows = self.summary
         self.out("| # | What | ZeoCore | Best equivalent peer / limit | Ratio | Target | Verdict |")
         self.out("|---|---|---:|---:|---:|---|---|")
         self.lines += rows
@@ -396,7 +431,7 @@ class Report:
             self.lines += self.summary_floor
             self.out()
 
-    def write(self, out, proposal=None):
+    def write(self, out):
         """The document: summary first (built while rendering the items), then the details and the analysis."""
         body = self.items()
 
@@ -422,17 +457,6 @@ class Report:
         self.out("## Summary")
         self.out()
         self.summary_tables()
-        if proposal is not None:
-            proposal.items()
-            self.out(f"### With the proposed runner patch (`{PROPOSAL_PATCH}`)")
-            self.out()
-            self.out("The same suite, run right after the one above on a copy of this tree with the patch applied "
-                     "(`benchmarks/run.sh --with-proposal`). Ratios are again within one run: the patched ZeoCore "
-                     "against the peers measured in that same run. The patch is explained under Analysis; it is "
-                     "proposed, not applied: `zeo-core` is not changed by this module.")
-            self.out()
-            proposal.lines = self.lines
-            proposal.summary_tables(measured_only=True)
         self.out("## Machine, JVM, versions, command")
         self.out()
         self.out(f"- Machine: {m['cpu']}, {m['cores']} cores, {m['memory']} RAM, {m['os']}")
@@ -446,7 +470,8 @@ class Report:
                  "`java -Xms512m -Xmx512m -cp benchmarks/target/benchmarks.jar io.zeocore.benchmarks.<Main> …` for the "
                  "plain measurements: `ConcurrentAsyncRuns <contender>` (item 5), `SubprocessKillLatency 100 200 200` "
                  "(item 4; the JMH `SubprocessCallBenchmark` runs with the same options as items 1–2, without `-prof "
-                 "gc`), `EffectThroughput <directory>` (item 3)")
+                 "gc`), `EffectThroughput <directory>` (item 3), `StartupTime <classpath files> <classes> <directory>` "
+                 "(item 6)")
         self.out()
         self.out("## How each contender is configured")
         self.out()
@@ -496,11 +521,9 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--results", required=True)
     parser.add_argument("--jmh-args", default="")
-    parser.add_argument("--proposal-results", help="results of the same suite with the proposed runner patch")
     parser.add_argument("--out", default="BENCHMARKS.md")
     args = parser.parse_args()
-    proposal = Report(args.proposal_results, args.jmh_args) if args.proposal_results else None
-    Report(args.results, args.jmh_args).write(args.out, proposal)
+    Report(args.results, args.jmh_args).write(args.out)
 
 
 if __name__ == "__main__":
