@@ -20,6 +20,11 @@ run_suite() {
   (cd "$tree" && mvn -B -ntp -q -pl benchmarks -am package -DskipTests)
   rm -rf "$results"
   mkdir -p "$results"
+  # the code measured: the commit, and whether the measured modules differed from it
+  local changes
+  changes=$(git -C "$tree" status --porcelain -- zeo-core zeo-core-autoconfigure zeo-core-spring-boot-starter benchmarks)
+  echo "$(git -C "$tree" rev-parse --short HEAD) $([[ -n "$changes" ]] && echo dirty || echo clean)" \
+    > "$results/commit.txt"
   uptime > "$results/load-before.txt"
 
   # Items 1 and 2: runner overhead and the fallback path, ZeoCore and its peers in one JMH run.

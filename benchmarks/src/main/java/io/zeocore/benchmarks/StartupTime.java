@@ -6,7 +6,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -133,10 +132,5 @@ public final class StartupTime {
     long[] sorted = values.stream().mapToLong(Long::longValue).sorted().toArray();
     int middle = sorted.length / 2;
     return sorted.length % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2.0;
-  }
-
-  @SuppressWarnings("unused")
-  private static String join(long[] values) {
-    return Arrays.toString(values);
   }
 }
