@@ -2,7 +2,6 @@ package io.zeocore.connections;
 
 import io.zeocore.capability.EffectKind;
 import io.zeocore.connections.admission.AdmissionException;
-import io.zeocore.connections.admission.ConnectorAdmission;
 import io.zeocore.connections.authorization.ExactAuthorizationVerifier;
 import java.time.Clock;
 import java.time.Instant;
@@ -153,7 +152,7 @@ public final class EffectOrchestrator {
       return refused(organizationId, authorization, executionId, requestDigest, verdict.refusalReason());
     }
 
-    Preflight preflight = preflight(organizationId, connectionId, connectorRevision, operationId, body);
+    ConnectorPreflight.Passed preflight = preflight(organizationId, connectionId, connectorRevision, operationId, body);
 
     List<Execution> snapshots = claimSnapshots(organizationId, authorization, executionId, requestDigest, now);
     ExecutionClaim claim = store.claimExecution(organizationId, authorization.nonce(), snapshots);
@@ -269,40 +268,36 @@ public final class EffectOrchestrator {
     return new EffectExecutionResult(ExecutionState.REFUSED, executionId, reason);
   }
 
-  private record Preflight(Connection connection, ConnectorRevision revision) {}
+  /** This orchestrator's preflight rejections, with the reference's phrases. */
+  private static final ConnectorPreflight.Rejections REJECTIONS = new ConnectorPreflight.Rejections() {
+    @Override
+    public RuntimeException rejected(PreflightCode code) {
+      return new EffectPreflightException(code, switch (code) {
+        case CONNECTION_NOT_ACTIVE -> "connection is not active in organization";
+        case CONNECTION_REVISION_MISMATCH -> "connection revision does not match authorization";
+        case CONNECTOR_REVISION_UNAVAILABLE -> "connector revision is unavailable";
+        case REQUEST_TOO_LARGE -> "request exceeds connector revision size limit";
+        case OPERATION_NOT_EXPOSED -> "business operation is not exposed";
+        case READ_ONLY_OPERATION -> "read-only operations do not use effect orchestration";
+        case ADMISSION_REFUSED, EFFECTFUL_OPERATION, BUSINESS_RESOURCE_NOT_SELECTED ->
+            throw new IllegalArgumentException("not an effect preflight rejection: " + code);
+      });
+    }
 
-  private Preflight preflight(OrganizationId organizationId, ConnectionId connectionId,
+    @Override
+    public RuntimeException admissionRefused(AdmissionException cause) {
+      return new EffectPreflightException("connector admission refused execution", cause);
+    }
+  };
+
+  private ConnectorPreflight.Passed preflight(OrganizationId organizationId, ConnectionId connectionId,
       ConnectorRevisionId connectorRevision, OperationId operationId, byte[] body) {
-    Connection connection = store.getConnection(organizationId, connectionId)
-        .filter(c -> c.status() == ConnectionStatus.ACTIVE)
-        .orElseThrow(() -> new EffectPreflightException(PreflightCode.CONNECTION_NOT_ACTIVE,
-            "connection is not active in organization"));
-    if (!connection.connectorRevision().equals(connectorRevision)) {
-      throw new EffectPreflightException(PreflightCode.CONNECTION_REVISION_MISMATCH,
-          "connection revision does not match authorization");
+    ConnectorPreflight.Passed passed = ConnectorPreflight.check(store, organizationId, connectionId,
+        connectorRevision, operationId, body, REJECTIONS);
+    if (passed.operation().effect() == EffectKind.READ) {
+      throw REJECTIONS.rejected(PreflightCode.READ_ONLY_OPERATION);
     }
-    ConnectorRevision revision = store.getConnectorRevision(organizationId, connectorRevision)
-        .orElseThrow(() -> new EffectPreflightException(PreflightCode.CONNECTOR_REVISION_UNAVAILABLE,
-            "connector revision is unavailable"));
-    if (body.length > revision.requestSizeLimitBytes()) {
-      throw new EffectPreflightException(PreflightCode.REQUEST_TOO_LARGE,
-          "request exceeds connector revision size limit");
-    }
-    try {
-      ConnectorAdmission.validateConnectionAdmission(connection, revision);
-      ConnectorAdmission.validateOperationRequest(revision, operationId, body);
-    } catch (AdmissionException e) {
-      throw new EffectPreflightException("connector admission refused execution", e);
-    }
-    BusinessOperation operation = revision.findOperation(operationId)
-        .filter(op -> connection.exposes(operationId))
-        .orElseThrow(() -> new EffectPreflightException(PreflightCode.OPERATION_NOT_EXPOSED,
-            "business operation is not exposed"));
-    if (operation.effect() == EffectKind.READ) {
-      throw new EffectPreflightException(PreflightCode.READ_ONLY_OPERATION,
-          "read-only operations do not use effect orchestration");
-    }
-    return new Preflight(connection, revision);
+    return passed;
   }
 
   private static void require(Object value, String name) {

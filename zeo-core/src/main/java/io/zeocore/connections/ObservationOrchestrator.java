@@ -2,8 +2,6 @@ package io.zeocore.connections;
 
 import io.zeocore.capability.EffectKind;
 import io.zeocore.connections.admission.AdmissionException;
-import io.zeocore.connections.admission.AdmittedRequest;
-import io.zeocore.connections.admission.ConnectorAdmission;
 import io.zeocore.connections.authorization.ExactAuthorizationVerifier;
 import java.time.Clock;
 import java.time.Instant;
@@ -56,6 +54,29 @@ public final class ObservationOrchestrator {
   static final String UNAVAILABLE_MESSAGE = "provider observation did not complete safely";
 
   private static final Logger LOG = LoggerFactory.getLogger(ObservationOrchestrator.class);
+
+  /** This orchestrator's preflight rejections, with the reference's phrases. */
+  private static final ConnectorPreflight.Rejections REJECTIONS = new ConnectorPreflight.Rejections() {
+    @Override
+    public RuntimeException rejected(PreflightCode code) {
+      return new ObservationPreflightException(code, switch (code) {
+        case CONNECTION_NOT_ACTIVE -> "connection is not active";
+        case CONNECTION_REVISION_MISMATCH -> "connection revision mismatch";
+        case CONNECTOR_REVISION_UNAVAILABLE -> "connector revision is unavailable";
+        case REQUEST_TOO_LARGE -> "request exceeds connector size limit";
+        case OPERATION_NOT_EXPOSED -> "read operation is not exposed";
+        case EFFECTFUL_OPERATION -> "effectful operations require effect orchestration";
+        case BUSINESS_RESOURCE_NOT_SELECTED -> "business resource is not selected";
+        case ADMISSION_REFUSED, READ_ONLY_OPERATION ->
+            throw new IllegalArgumentException("not an observation preflight rejection: " + code);
+      });
+    }
+
+    @Override
+    public RuntimeException admissionRefused(AdmissionException cause) {
+      return new ObservationPreflightException("connector admission refused read", cause);
+    }
+  };
 
   private final ObservationStore store;
   private final ExactAuthorizationVerifier verifier;
@@ -116,41 +137,18 @@ public final class ObservationOrchestrator {
       return ObservationExecutionResult.refused(verdict.refusalReason());
     }
 
-    Connection connection = store.getConnection(organizationId, connectionId)
-        .filter(c -> c.status() == ConnectionStatus.ACTIVE)
-        .orElseThrow(() -> new ObservationPreflightException(PreflightCode.CONNECTION_NOT_ACTIVE,
-            "connection is not active"));
-    if (!connection.connectorRevision().equals(connectorRevision)) {
-      throw new ObservationPreflightException(PreflightCode.CONNECTION_REVISION_MISMATCH,
-          "connection revision mismatch");
-    }
-    ConnectorRevision revision = store.getConnectorRevision(organizationId, connectorRevision)
-        .orElseThrow(() -> new ObservationPreflightException(PreflightCode.CONNECTOR_REVISION_UNAVAILABLE,
-            "connector revision is unavailable"));
-    if (body.length > revision.requestSizeLimitBytes()) {
-      throw new ObservationPreflightException(PreflightCode.REQUEST_TOO_LARGE,
-          "request exceeds connector size limit");
-    }
-    AdmittedRequest admitted;
-    try {
-      ConnectorAdmission.validateConnectionAdmission(connection, revision);
-      admitted = ConnectorAdmission.validateOperationRequest(revision, operationId, body);
-    } catch (AdmissionException e) {
-      throw new ObservationPreflightException("connector admission refused read", e);
-    }
-    BusinessOperation operation = revision.findOperation(operationId)
-        .filter(op -> connection.exposes(operationId))
-        .orElseThrow(() -> new ObservationPreflightException(PreflightCode.OPERATION_NOT_EXPOSED,
-            "read operation is not exposed"));
+    ConnectorPreflight.Passed passed = ConnectorPreflight.check(store, organizationId, connectionId,
+        connectorRevision, operationId, body, REJECTIONS);
+    Connection connection = passed.connection();
+    ConnectorRevision revision = passed.revision();
+    BusinessOperation operation = passed.operation();
     if (operation.effect() != EffectKind.READ) {
-      throw new ObservationPreflightException(PreflightCode.EFFECTFUL_OPERATION,
-          "effectful operations require effect orchestration");
+      throw REJECTIONS.rejected(PreflightCode.EFFECTFUL_OPERATION);
     }
     if (operation.resourceArgument() != null) {
-      Optional<String> resource = admitted.stringField(operation.resourceArgument());
+      Optional<String> resource = passed.admitted().stringField(operation.resourceArgument());
       if (resource.isEmpty() || !connection.selectedBusinessResources().contains(resource.get())) {
-        throw new ObservationPreflightException(PreflightCode.BUSINESS_RESOURCE_NOT_SELECTED,
-            "business resource is not selected");
+        throw REJECTIONS.rejected(PreflightCode.BUSINESS_RESOURCE_NOT_SELECTED);
       }
     }
 

@@ -4,7 +4,6 @@ import io.zeocore.connections.DispatchNotStartedException;
 import io.zeocore.connections.EffectDispatchRequest;
 import io.zeocore.connections.EffectDispatchResult;
 import io.zeocore.connections.EffectDispatcher;
-import io.zeocore.connections.NormalizedError;
 import io.zeocore.connections.NormalizedErrorCode;
 import java.util.ArrayList;
 import java.util.List;
@@ -53,17 +52,14 @@ public final class CustodyEffectDispatcher implements EffectDispatcher {
     EffectDispatchResult dispatch(SecretMaterial material, EffectDispatchRequest request) throws Exception;
   }
 
-  private final SecretStore store;
+  private final CustodyWindow window;
   private final Provider provider;
 
   public CustodyEffectDispatcher(SecretStore store, Provider provider) {
-    if (store == null) {
-      throw new IllegalArgumentException("store is required");
-    }
+    this.window = new CustodyWindow(store);
     if (provider == null) {
       throw new IllegalArgumentException("provider is required");
     }
-    this.store = store;
     this.provider = provider;
   }
 
@@ -82,8 +78,7 @@ public final class CustodyEffectDispatcher implements EffectDispatcher {
     }
     AtomicBoolean interrupted = new AtomicBoolean();
     try {
-      SecretLease lease = store.resolve(request.connection().secretHandle(), request.organizationId());
-      return store.redeem(lease, request.organizationId(), material -> {
+      return window.run(request.connection(), request.organizationId(), material -> {
         try {
           return provider.dispatch(material, request);
         } catch (InterruptedException e) {
@@ -119,16 +114,12 @@ public final class CustodyEffectDispatcher implements EffectDispatcher {
   static List<String> texts(EffectDispatchResult result) {
     List<String> texts = new ArrayList<>(2);
     texts.add(result.confirmationDigest());
-    texts.add(message(result.normalizedError()));
+    texts.add(CustodyWindow.message(result.normalizedError()));
     return texts;
-  }
-
-  static String message(NormalizedError error) {
-    return error == null ? null : error.message();
   }
 
   @Override
   public String toString() {
-    return "CustodyEffectDispatcher[store=" + store + "]";
+    return "CustodyEffectDispatcher[store=" + window + "]";
   }
 }

@@ -32,17 +32,14 @@ public final class CustodyEffectReconciler implements EffectReconciler {
     ReconciliationResult reconcile(SecretMaterial material, EffectReconciliationRequest request) throws Exception;
   }
 
-  private final SecretStore store;
+  private final CustodyWindow window;
   private final Provider provider;
 
   public CustodyEffectReconciler(SecretStore store, Provider provider) {
-    if (store == null) {
-      throw new IllegalArgumentException("store is required");
-    }
+    this.window = new CustodyWindow(store);
     if (provider == null) {
       throw new IllegalArgumentException("provider is required");
     }
-    this.store = store;
     this.provider = provider;
   }
 
@@ -56,21 +53,20 @@ public final class CustodyEffectReconciler implements EffectReconciler {
     if (request == null) {
       throw new IllegalArgumentException("request is required");
     }
-    SecretLease lease = store.resolve(request.connection().secretHandle(), request.organizationId());
-    return store.redeem(lease, request.organizationId(), material -> provider.reconcile(material, request),
-        CustodyEffectReconciler::texts);
+    return window.run(request.connection(), request.organizationId(),
+        material -> provider.reconcile(material, request), CustodyEffectReconciler::texts);
   }
 
   private static List<String> texts(ReconciliationResult result) {
     List<String> texts = new ArrayList<>(3);
     texts.add(result.evidenceDigest());
     texts.add(result.confirmationDigest());
-    texts.add(CustodyEffectDispatcher.message(result.normalizedError()));
+    texts.add(CustodyWindow.message(result.normalizedError()));
     return texts;
   }
 
   @Override
   public String toString() {
-    return "CustodyEffectReconciler[store=" + store + "]";
+    return "CustodyEffectReconciler[store=" + window + "]";
   }
 }

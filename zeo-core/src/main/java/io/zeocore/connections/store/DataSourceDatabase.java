@@ -28,21 +28,7 @@ final class DataSourceDatabase implements StoreDatabase {
   @Override
   public <T> T write(SqlWork<T> work) throws SQLException {
     try (Connection connection = dataSource.getConnection()) {
-      SqlSession session = SqlSession.plain(connection);
-      boolean restore = Transactions.begin(dialect, session);
-      try {
-        T result;
-        try {
-          result = work.run(session);
-          Transactions.commit(dialect, session);
-        } catch (Throwable failure) {
-          Transactions.rollback(dialect, session, failure);
-          throw failure;
-        }
-        return result;
-      } finally {
-        Transactions.end(dialect, session, restore);
-      }
+      return Transactions.inTransaction(dialect, SqlSession.plain(connection), work);
     }
   }
 

@@ -37,20 +37,7 @@ final class SingleConnectionDatabase implements StoreDatabase {
     lock.lock();
     try {
       checkUsable();
-      boolean restore = Transactions.begin(dialect, session);
-      try {
-        T result;
-        try {
-          result = work.run(session);
-          Transactions.commit(dialect, session);
-        } catch (Throwable failure) {
-          Transactions.rollback(dialect, session, failure);
-          throw failure;
-        }
-        return result;
-      } finally {
-        Transactions.end(dialect, session, restore);
-      }
+      return Transactions.inTransaction(dialect, session, work);
     } finally {
       lock.unlock();
     }

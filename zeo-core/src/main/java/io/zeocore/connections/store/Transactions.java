@@ -24,6 +24,27 @@ final class Transactions {
 
   private Transactions() {}
 
+  /**
+   * Runs {@code work} as one write transaction on {@code session}: {@link #begin}, then {@link #commit} when the work
+   * returns or {@link #rollback} when it throws (the failure is rethrown as is), and {@link #end} in every case.
+   */
+  static <T> T inTransaction(Dialect dialect, SqlSession session, SqlWork<T> work) throws SQLException {
+    boolean restore = begin(dialect, session);
+    try {
+      T result;
+      try {
+        result = work.run(session);
+        commit(dialect, session);
+      } catch (Throwable failure) {
+        rollback(dialect, session, failure);
+        throw failure;
+      }
+      return result;
+    } finally {
+      end(dialect, session, restore);
+    }
+  }
+
   /** Begins a write transaction; returns whether auto-commit must be switched back off afterwards. */
   static boolean begin(Dialect dialect, SqlSession session) throws SQLException {
     Connection connection = session.connection();

@@ -1,15 +1,20 @@
 package io.zeocore.connections.store;
 
+import static io.zeocore.connections.store.RawSchemaSql.advance;
+import static io.zeocore.connections.store.RawSchemaSql.assertRefused;
+import static io.zeocore.connections.store.RawSchemaSql.exec;
+import static io.zeocore.connections.store.RawSchemaSql.executionInsert;
+import static io.zeocore.connections.store.RawSchemaSql.insertExecution;
+import static io.zeocore.connections.store.RawSchemaSql.receipt;
+import static io.zeocore.connections.store.RawSchemaSql.strings;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -238,64 +243,7 @@ class ZeoCoreSchemaTest {
     return DriverManager.getConnection("jdbc:sqlite:" + file);
   }
 
-  private static String executionInsert(String id, String key, int holdsIdentity) {
-    return "INSERT INTO executions VALUES ('org', '" + id + "', 'c1', 'r1', 'op', 'a1', '" + key + "', 'ad', 'rd', "
-        + holdsIdentity + ", 'CREATED', 10, 10, NULL)";
-  }
-
-  private static void insertExecution(Connection raw, String id, String key, int holdsIdentity) throws SQLException {
-    exec(raw, executionInsert(id, key, holdsIdentity));
-  }
-
-  private static void advance(Connection raw, String id, String from, String to, long at) throws SQLException {
-    advance(raw, id, from, to, at, null);
-  }
-
-  private static void advance(Connection raw, String id, String from, String to, long at, Long completedAt)
-      throws SQLException {
-    int updated;
-    // a prepared statement's update count excludes rows written by triggers (a plain Statement's does not)
-    try (PreparedStatement statement = raw.prepareStatement("UPDATE executions SET state = ?, updated_at = ?,"
-        + " completed_at = ? WHERE execution_id = ? AND state = ?")) {
-      statement.setString(1, to);
-      statement.setLong(2, at);
-      statement.setObject(3, completedAt);
-      statement.setString(4, id);
-      statement.setString(5, from);
-      updated = statement.executeUpdate();
-    }
-    assertThat(updated).isEqualTo(1);
-  }
-
-  private static String receipt(String id, String connection, String state, long at, Long resolves) {
-    String error = state.equals("AMBIGUOUS") ? "'RESULT_AMBIGUOUS'" : "'FAILED_SAFE'";
-    return "INSERT INTO receipts (organization_id, execution_id, connection_id, final_state, error_code,"
-        + " error_message, recorded_at, resolved_at, reconciliation_evidence, resolves_ambiguous_recorded_at) VALUES"
-        + " ('org', '" + id + "', '" + connection + "', '" + state + "', " + error + ", 'm', " + at + ", "
-        + (resolves == null ? "NULL, NULL, NULL" : at + ", 'ev', " + resolves) + ")";
-  }
-
-  private static void exec(Connection raw, String sql) throws SQLException {
-    try (Statement statement = raw.createStatement()) {
-      statement.executeUpdate(sql);
-    }
-  }
-
-  private static void assertRefused(Connection raw, String sql, String message) {
-    assertThatThrownBy(() -> exec(raw, sql)).as(sql).isInstanceOf(SQLException.class).hasMessageContaining(message);
-  }
-
   private static String firstColumn(Connection raw, String table) throws SQLException {
     return strings(raw, "SELECT name FROM pragma_table_info('" + table + "') ORDER BY cid LIMIT 1").get(0);
-  }
-
-  private static List<String> strings(Connection raw, String sql) throws SQLException {
-    List<String> values = new ArrayList<>();
-    try (Statement statement = raw.createStatement(); var rows = statement.executeQuery(sql)) {
-      while (rows.next()) {
-        values.add(rows.getString(1));
-      }
-    }
-    return values;
   }
 }

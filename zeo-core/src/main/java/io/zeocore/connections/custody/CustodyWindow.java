@@ -1,0 +1,49 @@
+package io.zeocore.connections.custody;
+
+import io.zeocore.connections.Connection;
+import io.zeocore.connections.NormalizedError;
+import io.zeocore.connections.OrganizationId;
+import java.util.List;
+import java.util.function.Function;
+
+/**
+ * The custody window shared by {@link CustodyEffectDispatcher} and {@link CustodyEffectReconciler}: each
+ * {@link #run} resolves the connection's {@link io.zeocore.connections.SecretRef} for the organization into a fresh
+ * one-shot {@link SecretLease}, redeems it at once (the material is read from the backend only now), runs the call
+ * with the {@link SecretMaterial} and zeroes the material when the call returns or throws. Failures are the
+ * {@link CustodyException}s of {@link SecretStore#resolve} and of the store's redemption, unchanged.
+ *
+ * <p>Thread-safe if the store is.
+ */
+final class CustodyWindow {
+
+  private final SecretStore store;
+
+  /** @throws IllegalArgumentException when {@code store} is {@code null} */
+  CustodyWindow(SecretStore store) {
+    if (store == null) {
+      throw new IllegalArgumentException("store is required");
+    }
+    this.store = store;
+  }
+
+  /**
+   * Runs {@code call} inside a fresh custody window for {@code connection}'s secret. The call's result must be
+   * non-null and none of {@code resultTexts(result)} may repeat the material.
+   */
+  <R> R run(Connection connection, OrganizationId organization, SecretStore.CustodyCall<R> call,
+      Function<R, List<String>> resultTexts) {
+    SecretLease lease = store.resolve(connection.secretHandle(), organization);
+    return store.redeem(lease, organization, call, resultTexts);
+  }
+
+  /** A normalized error's message, scanned for the material like every other result text; {@code null} for none. */
+  static String message(NormalizedError error) {
+    return error == null ? null : error.message();
+  }
+
+  @Override
+  public String toString() {
+    return store.toString();
+  }
+}

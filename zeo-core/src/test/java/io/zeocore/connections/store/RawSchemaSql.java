@@ -1,0 +1,81 @@
+package io.zeocore.connections.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.sql.Types;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Plain-JDBC statements and assertions that {@link ZeoCoreSchemaTest} (SQLite) and {@link PostgresSchemaTest} share to
+ * exercise the schema's own guarantees while bypassing the store. The SQL is the same on both dialects; the caller's
+ * connection decides which database (and, for PostgreSQL, which schema via its search path).
+ */
+final class RawSchemaSql {
+
+  private RawSchemaSql() {}
+
+  static String executionInsert(String id, String key, int holdsIdentity) {
+    return "INSERT INTO executions VALUES ('org', '" + id + "', 'c1', 'r1', 'op', 'a1', '" + key + "', 'ad', 'rd', "
+        + holdsIdentity + ", 'CREATED', 10, 10, NULL)";
+  }
+
+  static void insertExecution(Connection raw, String id, String key, int holdsIdentity) throws SQLException {
+    exec(raw, executionInsert(id, key, holdsIdentity));
+  }
+
+  /** Moves one execution from {@code from} to a non-terminal {@code to}. */
+  static void advance(Connection raw, String id, String from, String to, long at) throws SQLException {
+    advance(raw, id, from, to, at, null);
+  }
+
+  /** Moves one execution from {@code from} to {@code to}, asserting that exactly that row was updated. */
+  static void advance(Connection raw, String id, String from, String to, long at, Long completedAt)
+      throws SQLException {
+    // a prepared statement's update count excludes rows written by triggers (a plain Statement's does not)
+    try (PreparedStatement statement = raw.prepareStatement("UPDATE executions SET state = ?, updated_at = ?,"
+        + " completed_at = ? WHERE execution_id = ? AND state = ?")) {
+      statement.setString(1, to);
+      statement.setLong(2, at);
+      statement.setObject(3, completedAt, Types.BIGINT);
+      statement.setString(4, id);
+      statement.setString(5, from);
+      assertThat(statement.executeUpdate()).isEqualTo(1);
+    }
+  }
+
+  static String receipt(String id, String connection, String state, long at, Long resolves) {
+    String error = state.equals("AMBIGUOUS") ? "'RESULT_AMBIGUOUS'" : "'FAILED_SAFE'";
+    return "INSERT INTO receipts (organization_id, execution_id, connection_id, final_state, error_code,"
+        + " error_message, recorded_at, resolved_at, reconciliation_evidence, resolves_ambiguous_recorded_at) VALUES"
+        + " ('org', '" + id + "', '" + connection + "', '" + state + "', " + error + ", 'm', " + at + ", "
+        + (resolves == null ? "NULL, NULL, NULL" : at + ", 'ev', " + resolves) + ")";
+  }
+
+  static void exec(Connection raw, String sql) throws SQLException {
+    try (Statement statement = raw.createStatement()) {
+      statement.execute(sql);
+    }
+  }
+
+  /** Asserts that running {@code sql} fails with an {@link SQLException} whose message contains {@code message}. */
+  static void assertRefused(Connection raw, String sql, String message) {
+    assertThatThrownBy(() -> exec(raw, sql)).as(sql).isInstanceOf(SQLException.class).hasMessageContaining(message);
+  }
+
+  /** The first column of every row {@code sql} returns, as text. */
+  static List<String> strings(Connection raw, String sql) throws SQLException {
+    List<String> values = new ArrayList<>();
+    try (Statement statement = raw.createStatement(); var rows = statement.executeQuery(sql)) {
+      while (rows.next()) {
+        values.add(rows.getString(1));
+      }
+    }
+    return values;
+  }
+}
