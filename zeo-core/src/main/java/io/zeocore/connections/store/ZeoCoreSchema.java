@@ -7,6 +7,7 @@ import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.FlywayException;
 import org.flywaydb.core.api.MigrationInfo;
+import org.flywaydb.core.api.MigrationInfoService;
 import org.flywaydb.core.api.MigrationState;
 import org.flywaydb.core.api.configuration.FluentConfiguration;
 import org.flywaydb.core.api.output.MigrateResult;
@@ -90,8 +91,10 @@ public final class ZeoCoreSchema {
         throw new IllegalStateException("ZeoCore schema migration failed: " + second.getMessage(), second);
       }
     }
-    refuseNewerSchema(flyway);
-    String version = currentVersion(flyway).orElseThrow(
+    // one info() after migrating: each call scans the migrations and reads the history table again
+    MigrationInfoService info = flyway.info();
+    refuseNewerSchema(info);
+    String version = currentVersion(info).orElseThrow(
         () -> new IllegalStateException("ZeoCore schema migration left no schema version"));
     return new Migration(dialect, version, result.migrationsExecuted);
   }
@@ -166,8 +169,8 @@ public final class ZeoCoreSchema {
     return configuration.load();
   }
 
-  private static void refuseNewerSchema(Flyway flyway) {
-    boolean newer = Arrays.stream(flyway.info().applied())
+  private static void refuseNewerSchema(MigrationInfoService info) {
+    boolean newer = Arrays.stream(info.applied())
         .map(MigrationInfo::getState)
         .anyMatch(state -> state == MigrationState.FUTURE_SUCCESS || state == MigrationState.FUTURE_FAILED);
     if (newer) {
@@ -175,8 +178,8 @@ public final class ZeoCoreSchema {
     }
   }
 
-  private static Optional<String> currentVersion(Flyway flyway) {
-    MigrationInfo current = flyway.info().current();
+  private static Optional<String> currentVersion(MigrationInfoService info) {
+    MigrationInfo current = info.current();
     return current == null || current.getVersion() == null
         ? Optional.empty() : Optional.of(current.getVersion().getVersion());
   }
