@@ -119,6 +119,7 @@ class SampleApplicationEndToEndTests {
 
     HttpResponse<String> unknownPolicy = post("/api/summaries?policy=nope", "text/plain", "x");
     assertThat(unknownPolicy.statusCode()).isEqualTo(400);
+    assertThat(unknownPolicy.body()).contains("unknown policy", "summarize", "quick-stats");
   }
 
   @Test

@@ -1,11 +1,11 @@
 package io.zeocore.sample.summaries;
 
+import io.zeocore.autoconfigure.execution.ExecutionPolicies;
 import io.zeocore.execution.AttemptRecord;
 import io.zeocore.execution.ResilientExecutionResult;
 import java.util.List;
 import java.util.Map;
 import org.springframework.http.ResponseEntity;
-import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
@@ -19,21 +19,21 @@ import org.springframework.web.bind.annotation.RestController;
 public class SummaryController {
 
   private final SummaryService summaries;
+  private final ExecutionPolicies policies;
 
-  public SummaryController(SummaryService summaries) {
+  public SummaryController(SummaryService summaries, ExecutionPolicies policies) {
     this.summaries = summaries;
+    this.policies = policies;
   }
 
+  /** Runs {@code policy}; an unknown policy name is a 400 that lists the configured ones, and nothing runs. */
   @PostMapping(consumes = MediaType.TEXT_PLAIN_VALUE, produces = MediaType.APPLICATION_JSON_VALUE)
-  public SummaryResponse summarize(@RequestParam(defaultValue = "summarize") String policy,
+  public ResponseEntity<?> summarize(@RequestParam(defaultValue = "summarize") String policy,
       @RequestBody String text) {
-    return SummaryResponse.of(policy, summaries.summarize(policy, text));
-  }
-
-  /** An unknown policy name: the service refused before any target ran. */
-  @ExceptionHandler(IllegalArgumentException.class)
-  ResponseEntity<Map<String, String>> unknownPolicy(IllegalArgumentException refused) {
-    return ResponseEntity.badRequest().body(Map.of("error", String.valueOf(refused.getMessage())));
+    if (policies.find(policy).isEmpty()) {
+      return ResponseEntity.badRequest().body(Map.of("error", "unknown policy", "policies", policies.names()));
+    }
+    return ResponseEntity.ok(SummaryResponse.of(policy, summaries.summarize(policy, text)));
   }
 
   /** The evidence of one run, with times in milliseconds. */
