@@ -32,7 +32,7 @@ class PackageBoundariesTest {
   @Test
   void runnerKnowsNothingOfItsTargetsOrOfEffects() {
     noClasses().that().resideInAPackage("io.zeocore.execution").should().dependOnClassesThat()
-        .resideInAnyPackage("io.zeocore.execution.process..", "io.zeocore.llm..", "io.zeocore.capability..",
+        .resideInAnyPackage("io.zeocore.subprocess..", "io.zeocore.llm..", "io.zeocore.capability..",
             "io.zeocore.connections..")
         .check(core);
   }
@@ -40,13 +40,36 @@ class PackageBoundariesTest {
   @Test
   void effectOrchestrationNeverUsesTheReadOnlyRunnerOrItsTargets() {
     noClasses().that().resideInAPackage("io.zeocore.connections..").should().dependOnClassesThat()
-        .resideInAnyPackage("io.zeocore.execution..", "io.zeocore.llm..")
+        .resideInAnyPackage("io.zeocore.execution..", "io.zeocore.subprocess..", "io.zeocore.llm..",
+            "io.zeocore.capability..")
         .check(core);
   }
 
   @Test
   void topLevelPackagesAreFreeOfCycles() {
     slices().matching("io.zeocore.(*)..").should().beFreeOfCycles().check(core);
+  }
+
+  @Test
+  void connectionsPackagesAreFreeOfCycles() {
+    slices().matching("io.zeocore.connections.(*)..").should().beFreeOfCycles().check(core);
+  }
+
+  @Test
+  void theContractDependsOnNoMachinery() {
+    noClasses().that().resideInAPackage("io.zeocore.connections.contract").should().dependOnClassesThat()
+        .resideInAnyPackage("io.zeocore.connections.effect..", "io.zeocore.connections.observation..",
+            "io.zeocore.connections.store..", "io.zeocore.connections.admission..",
+            "io.zeocore.connections.authorization..", "io.zeocore.connections.custody..")
+        .check(core);
+  }
+
+  @Test
+  void internalHelpersDependOnNothingElseOfZeoCore() {
+    noClasses().that().resideInAPackage("io.zeocore.internal").should().dependOnClassesThat()
+        .resideInAnyPackage("io.zeocore.execution..", "io.zeocore.subprocess..", "io.zeocore.llm..",
+            "io.zeocore.capability..", "io.zeocore.connections..")
+        .check(core);
   }
 
   @Test
@@ -57,12 +80,16 @@ class PackageBoundariesTest {
   }
 
   @Test
-  void storeInternalsStayPackagePrivate() {
+  void storeExposesItsPortsAndEntryPointsOnly() {
     classes().that().resideInAPackage("io.zeocore.connections.store").and().areTopLevelClasses()
-        .and().haveSimpleNameNotStartingWith("Jdbc")
-        .and().haveSimpleNameNotStartingWith("Sqlite").and().haveSimpleNameNotStartingWith("ZeoCoreSchema")
-        .and().haveSimpleNameNotStartingWith("StoreInfo").and().haveSimpleNameNotStartingWith("Dialect")
-        .should().notBePublic()
+        .and().arePublic()
+        .should().haveSimpleName("ConnectionStore").orShould().haveSimpleName("EffectStore")
+        .orShould().haveSimpleName("EffectRecoveryStore").orShould().haveSimpleName("ObservationStore")
+        .orShould().haveSimpleName("EffectClaim").orShould().haveSimpleName("ObservationClaim")
+        .orShould().haveSimpleName("RecoveryCandidate").orShould().haveSimpleName("ConnectionStoreException")
+        .orShould().haveSimpleName("StoreIntrospection").orShould().haveSimpleName("StoreInfo")
+        .orShould().haveSimpleName("JdbcConnectionStore").orShould().haveSimpleName("SqliteDatabase")
+        .orShould().haveSimpleName("ZeoCoreSchema").orShould().haveSimpleName("Dialect")
         .check(core);
   }
 }

@@ -1,30 +1,30 @@
 package io.zeocore.benchmarks;
 
-import io.zeocore.capability.EffectKind;
-import io.zeocore.connections.AuthorizationId;
-import io.zeocore.connections.BusinessOperation;
-import io.zeocore.connections.Connection;
-import io.zeocore.connections.ConnectionHealth;
-import io.zeocore.connections.ConnectionId;
-import io.zeocore.connections.ConnectionStatus;
-import io.zeocore.connections.ConnectorId;
-import io.zeocore.connections.ConnectorRevision;
-import io.zeocore.connections.ConnectorRevisionId;
-import io.zeocore.connections.Digests;
-import io.zeocore.connections.EffectAuthorization;
-import io.zeocore.connections.EffectDispatchResult;
-import io.zeocore.connections.EffectDispatcher;
-import io.zeocore.connections.EffectExecutionResult;
-import io.zeocore.connections.EffectOrchestrator;
-import io.zeocore.connections.EffectReconciler;
-import io.zeocore.connections.ExecutionId;
-import io.zeocore.connections.ExecutionState;
-import io.zeocore.connections.IdempotencyKey;
-import io.zeocore.connections.IdempotencyMode;
-import io.zeocore.connections.OperationId;
-import io.zeocore.connections.OrganizationId;
-import io.zeocore.connections.RiskClass;
-import io.zeocore.connections.SecretRef;
+import io.zeocore.connections.contract.EffectKind;
+import io.zeocore.connections.contract.AuthorizationId;
+import io.zeocore.connections.contract.BusinessOperation;
+import io.zeocore.connections.contract.Connection;
+import io.zeocore.connections.contract.ConnectionHealth;
+import io.zeocore.connections.contract.ConnectionId;
+import io.zeocore.connections.contract.ConnectionStatus;
+import io.zeocore.connections.contract.ConnectorId;
+import io.zeocore.connections.contract.ConnectorRevision;
+import io.zeocore.connections.contract.ConnectorRevisionId;
+import io.zeocore.connections.contract.Digests;
+import io.zeocore.connections.contract.EffectAuthorization;
+import io.zeocore.connections.effect.EffectDispatchResult;
+import io.zeocore.connections.effect.EffectDispatcher;
+import io.zeocore.connections.effect.EffectExecutionResult;
+import io.zeocore.connections.effect.EffectOrchestrator;
+import io.zeocore.connections.effect.EffectReconciler;
+import io.zeocore.connections.contract.ExecutionId;
+import io.zeocore.connections.contract.EffectState;
+import io.zeocore.connections.contract.IdempotencyKey;
+import io.zeocore.connections.contract.IdempotencyMode;
+import io.zeocore.connections.contract.OperationId;
+import io.zeocore.connections.contract.OrganizationId;
+import io.zeocore.connections.contract.RiskClass;
+import io.zeocore.connections.contract.SecretRef;
 import io.zeocore.connections.authorization.AuthorizationSigner;
 import io.zeocore.connections.authorization.Ed25519Keys;
 import io.zeocore.connections.authorization.Ed25519SignatureVerifier;
@@ -202,7 +202,7 @@ public final class EffectThroughput {
       EffectAuthorization authorization = authorizations.get(nextEffect);
       EffectExecutionResult result = orchestrator.execute(ORG, CONNECTION, REVISION, CREATE_REFUND, authorization,
           new ExecutionId("exec-" + nextEffect), BODY, confirming, noReconciliation);
-      if (result.state() != ExecutionState.SUCCEEDED) {
+      if (result.state() != EffectState.SUCCEEDED) {
         throw new IllegalStateException("effect " + nextEffect + " ended " + result.state());
       }
       nextEffect++;

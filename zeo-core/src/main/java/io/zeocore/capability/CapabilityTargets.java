@@ -1,5 +1,6 @@
 package io.zeocore.capability;
 
+import io.zeocore.connections.contract.EffectKind;
 import io.zeocore.execution.AsyncExecutionTarget;
 import io.zeocore.execution.AttemptContext;
 import io.zeocore.execution.AttemptError;
@@ -17,7 +18,7 @@ import java.util.concurrent.CompletableFuture;
  * <p><strong>Only read capabilities.</strong> Building a target for a capability whose declared effects are not
  * exactly {@code {READ}} throws {@link IllegalArgumentException} — a programming error, not a run-time outcome: an
  * effect whose outcome is uncertain cannot be retried from memory and needs durable orchestration
- * ({@code io.zeocore.connections.EffectOrchestrator}). The policy's operation mode is checked separately by the
+ * ({@code io.zeocore.connections.effect.EffectOrchestrator}). The policy's operation mode is checked separately by the
  * runner.
  *
  * <p><strong>Bridging.</strong> Each attempt gets a fresh {@link CapabilityContext} carrying the runner's cancellation
@@ -25,7 +26,7 @@ import java.util.concurrent.CompletableFuture;
  * handler under that deadline; the async target's future, when cancelled by the runner's attempt timeout, cancels the
  * handler's stage.
  *
- * <p><strong>Outcome mapping</strong> (reference §5, with {@code dispatchStarted} = whether the handler was entered):
+ * <p><strong>Outcome mapping</strong> (with {@code dispatchStarted} = whether the handler was entered):
  * <table>
  *   <caption>Capability outcome to attempt failure</caption>
  *   <tr><th>Outcome</th><th>Attempt</th><th>Typical run outcome</th></tr>

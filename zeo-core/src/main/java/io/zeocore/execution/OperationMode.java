@@ -4,7 +4,7 @@ package io.zeocore.execution;
  * The safety class of an {@link ExecutionPolicy}. Only {@link #READ_ONLY} and {@link #ADVISORY} work may run in the
  * {@link ResilientRunner}; {@link #EFFECTFUL} policies are refused before any call with
  * {@link MachineCodes#EFFECTFUL_REQUIRES_PERSISTENCE}, because retrying an effect after an uncertain outcome needs
- * durable state, idempotency evidence and reconciliation (see {@code io.zeocore.connections.EffectOrchestrator}).
+ * durable state, idempotency evidence and reconciliation (see {@code io.zeocore.connections.effect.EffectOrchestrator}).
  */
 public enum OperationMode {
   READ_ONLY("read_only"),

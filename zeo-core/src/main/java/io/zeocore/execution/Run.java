@@ -42,7 +42,9 @@ final class Run<T, X extends ExecutionTarget<T>> {
   }
 
   /**
-   * The pre-run refusals of reference §2.1, in order. The clock is not read and no target is called.
+   * The refusals before a run starts: an effectful policy first, then, for each planned target id in plan order, a
+   * missing target (or one whose id differs) and a target that retries internally. The clock is not read and no
+   * target is called.
    *
    * @return the refusal, or {@code null} when the run may start
    */
@@ -98,7 +100,7 @@ final class Run<T, X extends ExecutionTarget<T>> {
   record Proceed<T>(AttemptContext context, long startedNanos) implements Gate<T> {}
 
   /**
-   * Steps 1–8 of reference §2.3 for the 1-based position {@code n}: budget gate, cancellation gate, preflight, the
+   * Everything that happens before attempt number {@code n}: budget gate, cancellation gate, preflight, the
    * effective timeout and the attempt context.
    */
   Gate<T> beforeAttempt(int n, BooleanSupplier cancelled) {
@@ -141,7 +143,7 @@ final class Run<T, X extends ExecutionTarget<T>> {
   record AfterFailure<T>(ResilientExecutionResult<T> result, long delayNanos) {}
 
   /**
-   * Step 11 of reference §2.3: record the failed attempt, decide the delay, apply post-failure cancellation.
+   * After a failed attempt: record it, decide the delay, apply post-failure cancellation.
    *
    * @param cancelled whether cancellation is observed right after the failure
    */

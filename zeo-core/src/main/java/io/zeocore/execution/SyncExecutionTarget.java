@@ -3,7 +3,7 @@ package io.zeocore.execution;
 /**
  * A target whose invocation blocks the calling thread. Its timeout is cooperative: the invocation must apply
  * {@link AttemptContext#timeout()} to its own I/O, because the runner cannot safely stop in-process code. For a hard
- * operating-system deadline use {@code io.zeocore.execution.process.SubprocessTargets}.
+ * operating-system deadline use {@code io.zeocore.subprocess.SubprocessTargets}.
  *
  * <p>Exceptions thrown by the invocation are classified by the runner: {@link AttemptError} keeps its kind,
  * {@link java.util.concurrent.TimeoutException} and {@link java.net.SocketTimeoutException} become

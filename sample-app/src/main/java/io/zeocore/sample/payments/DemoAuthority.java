@@ -1,9 +1,9 @@
 package io.zeocore.sample.payments;
 
-import io.zeocore.connections.AuthorizationId;
-import io.zeocore.connections.Digests;
-import io.zeocore.connections.EffectAuthorization;
-import io.zeocore.connections.IdempotencyKey;
+import io.zeocore.connections.contract.AuthorizationId;
+import io.zeocore.connections.contract.Digests;
+import io.zeocore.connections.contract.EffectAuthorization;
+import io.zeocore.connections.contract.IdempotencyKey;
 import io.zeocore.connections.authorization.AuthorizationSigner;
 import io.zeocore.connections.authorization.Ed25519Keys;
 import java.io.IOException;

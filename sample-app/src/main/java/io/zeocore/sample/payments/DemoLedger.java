@@ -1,14 +1,14 @@
 package io.zeocore.sample.payments;
 
-import io.zeocore.connections.EffectDispatchRequest;
-import io.zeocore.connections.EffectDispatchResult;
-import io.zeocore.connections.EffectDispatcher;
-import io.zeocore.connections.EffectReconciler;
-import io.zeocore.connections.EffectReconciliationRequest;
-import io.zeocore.connections.ExecutionId;
-import io.zeocore.connections.NormalizedError;
-import io.zeocore.connections.NormalizedErrorCode;
-import io.zeocore.connections.ReconciliationResult;
+import io.zeocore.connections.effect.EffectDispatchRequest;
+import io.zeocore.connections.effect.EffectDispatchResult;
+import io.zeocore.connections.effect.EffectDispatcher;
+import io.zeocore.connections.effect.EffectReconciler;
+import io.zeocore.connections.effect.EffectReconciliationRequest;
+import io.zeocore.connections.contract.ExecutionId;
+import io.zeocore.connections.contract.NormalizedError;
+import io.zeocore.connections.contract.NormalizedErrorCode;
+import io.zeocore.connections.effect.ReconciliationResult;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;

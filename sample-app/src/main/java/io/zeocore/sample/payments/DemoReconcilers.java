@@ -1,6 +1,6 @@
 package io.zeocore.sample.payments;
 
-import io.zeocore.connections.EffectReconcilers;
+import io.zeocore.connections.effect.EffectReconcilers;
 import java.util.Map;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;

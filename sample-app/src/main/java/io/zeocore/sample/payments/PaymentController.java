@@ -1,10 +1,10 @@
 package io.zeocore.sample.payments;
 
-import io.zeocore.connections.EffectExecutionResult;
-import io.zeocore.connections.EffectPreflightException;
-import io.zeocore.connections.Execution;
-import io.zeocore.connections.ExecutionId;
-import io.zeocore.connections.ExecutionReceipt;
+import io.zeocore.connections.effect.EffectExecutionResult;
+import io.zeocore.connections.effect.EffectPreflightException;
+import io.zeocore.connections.contract.EffectExecution;
+import io.zeocore.connections.contract.ExecutionId;
+import io.zeocore.connections.contract.EffectReceipt;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -82,7 +82,7 @@ public class PaymentController {
 
   /** One persisted state. */
   public record Transition(String state, Instant at) {
-    static Transition of(Execution snapshot) {
+    static Transition of(EffectExecution snapshot) {
       return new Transition(snapshot.state().name(), snapshot.updatedAt());
     }
   }
@@ -90,7 +90,7 @@ public class PaymentController {
   /** One append-only receipt: codes, instants and evidence references only. */
   public record Receipt(String finalState, String errorCode, Instant recordedAt, Instant dispatchStartedAt,
       Instant resolvedAt, String confirmationEvidenceRef, Instant resolvesAmbiguousRecordedAt) {
-    static Receipt of(ExecutionReceipt receipt) {
+    static Receipt of(EffectReceipt receipt) {
       return new Receipt(receipt.finalState().name(),
           receipt.normalizedError() == null ? null : receipt.normalizedError().code().name(),
           receipt.recordedAt(), receipt.dispatchStartedAt(), receipt.resolvedAt(),

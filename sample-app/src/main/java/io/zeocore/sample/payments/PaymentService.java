@@ -1,13 +1,13 @@
 package io.zeocore.sample.payments;
 
-import io.zeocore.connections.BrokerExecutionStore;
-import io.zeocore.connections.EffectAuthorization;
-import io.zeocore.connections.EffectExecutionResult;
-import io.zeocore.connections.EffectOrchestrator;
-import io.zeocore.connections.Execution;
-import io.zeocore.connections.ExecutionId;
-import io.zeocore.connections.ExecutionReceipt;
-import io.zeocore.connections.IdempotencyKey;
+import io.zeocore.connections.store.EffectStore;
+import io.zeocore.connections.contract.EffectAuthorization;
+import io.zeocore.connections.effect.EffectExecutionResult;
+import io.zeocore.connections.effect.EffectOrchestrator;
+import io.zeocore.connections.contract.EffectExecution;
+import io.zeocore.connections.contract.ExecutionId;
+import io.zeocore.connections.contract.EffectReceipt;
+import io.zeocore.connections.contract.IdempotencyKey;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -27,13 +27,13 @@ public class PaymentService {
   private static final JsonMapper JSON = JsonMapper.builder().build();
 
   private final EffectOrchestrator orchestrator;
-  private final BrokerExecutionStore store;
+  private final EffectStore store;
   private final DemoAuthority authority;
   private final DemoLedger ledger;
   /** What each payment was authorized with, kept in memory so the demo can replay it. */
   private final Map<ExecutionId, Submitted> submitted = new ConcurrentHashMap<>();
 
-  public PaymentService(EffectOrchestrator orchestrator, BrokerExecutionStore store, DemoAuthority authority,
+  public PaymentService(EffectOrchestrator orchestrator, EffectStore store, DemoAuthority authority,
       DemoLedger ledger) {
     this.orchestrator = orchestrator;
     this.store = store;
@@ -83,15 +83,15 @@ public class PaymentService {
         ledger);
   }
 
-  public Optional<Execution> execution(ExecutionId executionId) {
+  public Optional<EffectExecution> execution(ExecutionId executionId) {
     return store.getExecution(DemoLedgerConnector.ORGANIZATION, executionId);
   }
 
-  public List<Execution> history(ExecutionId executionId) {
+  public List<EffectExecution> history(ExecutionId executionId) {
     return store.getExecutionHistory(DemoLedgerConnector.ORGANIZATION, executionId);
   }
 
-  public List<ExecutionReceipt> receipts(ExecutionId executionId) {
+  public List<EffectReceipt> receipts(ExecutionId executionId) {
     return store.getReceiptsForExecution(DemoLedgerConnector.ORGANIZATION, executionId);
   }
 }

@@ -2,8 +2,8 @@ package io.zeocore.autoconfigure.actuate;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.zeocore.autoconfigure.execution.ExecutionPolicies;
-import io.zeocore.connections.store.JdbcConnectionStore;
-import io.zeocore.connections.ExecutionState;
+import io.zeocore.connections.store.StoreIntrospection;
+import io.zeocore.connections.contract.EffectState;
 import io.zeocore.execution.ExecutionPolicy;
 import io.zeocore.execution.FailureKind;
 import java.time.Duration;
@@ -25,13 +25,13 @@ import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 public class ZeoCoreEndpoint {
 
   private final ExecutionPolicies policies;
-  private final JdbcConnectionStore store;
+  private final StoreIntrospection store;
 
   /**
    * @param policies the policies to show
    * @param store the store whose effects are counted, or {@code null} when there is none
    */
-  public ZeoCoreEndpoint(ExecutionPolicies policies, JdbcConnectionStore store) {
+  public ZeoCoreEndpoint(ExecutionPolicies policies, StoreIntrospection store) {
     this.policies = Objects.requireNonNull(policies, "policies");
     this.store = store;
   }
@@ -43,7 +43,7 @@ public class ZeoCoreEndpoint {
     Map<String, Long> effects = null;
     if (store != null) {
       effects = new LinkedHashMap<>();
-      for (Map.Entry<ExecutionState, Long> count : store.executionCountsByState().entrySet()) {
+      for (Map.Entry<EffectState, Long> count : store.executionCountsByState().entrySet()) {
         effects.put(count.getKey().name(), count.getValue());
       }
     }

@@ -3,7 +3,7 @@ package io.zeocore.autoconfigure.actuate;
 import io.zeocore.autoconfigure.connections.ZeoCoreConnectionsAutoConfiguration;
 import io.zeocore.autoconfigure.execution.ExecutionPolicies;
 import io.zeocore.autoconfigure.execution.ZeoCoreExecutionAutoConfiguration;
-import io.zeocore.connections.store.JdbcConnectionStore;
+import io.zeocore.connections.store.StoreIntrospection;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.EndpointAutoConfiguration;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
@@ -27,7 +27,7 @@ public final class ZeoCoreEndpointAutoConfiguration {
   @Bean
   @ConditionalOnMissingBean
   ZeoCoreEndpoint zeoCoreEndpoint(ObjectProvider<ExecutionPolicies> policies,
-      ObjectProvider<JdbcConnectionStore> store) {
+      ObjectProvider<StoreIntrospection> store) {
     return new ZeoCoreEndpoint(policies.getIfAvailable(ExecutionPolicies::empty), store.getIfAvailable());
   }
 }

@@ -1,7 +1,7 @@
 package io.zeocore.autoconfigure.actuate;
 
 import io.zeocore.autoconfigure.connections.ZeoCoreConnectionsAutoConfiguration;
-import io.zeocore.connections.store.JdbcConnectionStore;
+import io.zeocore.connections.store.StoreIntrospection;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -17,13 +17,13 @@ import org.springframework.context.annotation.Bean;
  */
 @AutoConfiguration(after = ZeoCoreConnectionsAutoConfiguration.class)
 @ConditionalOnClass({HealthIndicator.class, ConditionalOnEnabledHealthIndicator.class})
-@ConditionalOnBean(JdbcConnectionStore.class)
+@ConditionalOnBean(StoreIntrospection.class)
 @ConditionalOnEnabledHealthIndicator("zeocore")
 public final class ZeoCoreHealthContributorAutoConfiguration {
 
   @Bean
   @ConditionalOnMissingBean(name = "zeocoreHealthIndicator")
-  ZeoCoreHealthIndicator zeocoreHealthIndicator(JdbcConnectionStore store) {
+  ZeoCoreHealthIndicator zeocoreHealthIndicator(StoreIntrospection store) {
     return new ZeoCoreHealthIndicator(store);
   }
 }

@@ -1,6 +1,6 @@
 package io.zeocore.autoconfigure.actuate;
 
-import io.zeocore.connections.store.JdbcConnectionStore;
+import io.zeocore.connections.store.StoreIntrospection;
 import io.zeocore.connections.store.SqliteDatabase;
 import io.zeocore.connections.store.StoreInfo;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -19,9 +19,9 @@ public class ZeoCoreHealthIndicator extends AbstractHealthIndicator {
 
   private static final String PRIVATE_MODE = PosixFilePermissions.toString(SqliteDatabase.FILE_MODE);
 
-  private final JdbcConnectionStore store;
+  private final StoreIntrospection store;
 
-  public ZeoCoreHealthIndicator(JdbcConnectionStore store) {
+  public ZeoCoreHealthIndicator(StoreIntrospection store) {
     super("ZeoCore store health check failed");
     this.store = Objects.requireNonNull(store, "store");
   }

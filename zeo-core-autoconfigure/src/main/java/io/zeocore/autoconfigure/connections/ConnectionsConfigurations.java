@@ -3,16 +3,16 @@ package io.zeocore.autoconfigure.connections;
 import static io.zeocore.autoconfigure.connections.ZeoCoreConnectionsAutoConfiguration.PREFIX;
 
 import io.zeocore.autoconfigure.connections.ZeoCoreConnectionsProperties.StoreDataSource;
-import io.zeocore.connections.BrokerExecutionStore;
-import io.zeocore.connections.ConnectionStore;
-import io.zeocore.connections.EffectListener;
-import io.zeocore.connections.EffectOrchestrator;
-import io.zeocore.connections.EffectReconciler;
-import io.zeocore.connections.EffectReconcilers;
-import io.zeocore.connections.EffectRecovery;
-import io.zeocore.connections.EffectRecoveryStore;
-import io.zeocore.connections.ObservationOrchestrator;
-import io.zeocore.connections.ObservationStore;
+import io.zeocore.connections.store.EffectStore;
+import io.zeocore.connections.store.ConnectionStore;
+import io.zeocore.connections.effect.EffectListener;
+import io.zeocore.connections.effect.EffectOrchestrator;
+import io.zeocore.connections.effect.EffectReconciler;
+import io.zeocore.connections.effect.EffectReconcilers;
+import io.zeocore.connections.effect.EffectRecovery;
+import io.zeocore.connections.store.EffectRecoveryStore;
+import io.zeocore.connections.observation.ObservationOrchestrator;
+import io.zeocore.connections.store.ObservationStore;
 import io.zeocore.connections.authorization.Ed25519Keys;
 import io.zeocore.connections.authorization.Ed25519SignatureVerifier;
 import io.zeocore.connections.authorization.ExactAuthorizationVerifier;
@@ -134,8 +134,8 @@ final class ConnectionsConfigurations {
 
     @Bean
     @ConditionalOnMissingBean
-    @ConditionalOnBean(BrokerExecutionStore.class)
-    EffectOrchestrator zeoCoreEffectOrchestrator(BrokerExecutionStore store, ExactAuthorizationVerifier verifier,
+    @ConditionalOnBean(EffectStore.class)
+    EffectOrchestrator zeoCoreEffectOrchestrator(EffectStore store, ExactAuthorizationVerifier verifier,
         ObjectProvider<EffectListener> listeners) {
       EffectOrchestrator.Builder builder = EffectOrchestrator.builder(store, verifier);
       listeners.orderedStream().forEach(builder::listener);

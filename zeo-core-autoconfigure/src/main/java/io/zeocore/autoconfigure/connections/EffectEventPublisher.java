@@ -1,9 +1,9 @@
 package io.zeocore.autoconfigure.connections;
 
-import io.zeocore.connections.EffectListener;
-import io.zeocore.connections.Execution;
-import io.zeocore.connections.ExecutionReceipt;
-import io.zeocore.connections.ExecutionState;
+import io.zeocore.connections.effect.EffectListener;
+import io.zeocore.connections.contract.EffectExecution;
+import io.zeocore.connections.contract.EffectReceipt;
+import io.zeocore.connections.contract.EffectState;
 import java.util.Objects;
 import org.springframework.context.ApplicationEventPublisher;
 
@@ -21,12 +21,12 @@ public final class EffectEventPublisher implements EffectListener {
   }
 
   @Override
-  public void transitionRecorded(Execution execution, ExecutionState previousState) {
+  public void transitionRecorded(EffectExecution execution, EffectState previousState) {
     events.publishEvent(new EffectTransitionEvent(execution, previousState));
   }
 
   @Override
-  public void receiptRecorded(ExecutionReceipt receipt) {
+  public void receiptRecorded(EffectReceipt receipt) {
     events.publishEvent(new ReceiptRecordedEvent(receipt));
   }
 }

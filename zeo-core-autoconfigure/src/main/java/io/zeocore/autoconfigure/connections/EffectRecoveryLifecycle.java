@@ -1,6 +1,6 @@
 package io.zeocore.autoconfigure.connections;
 
-import io.zeocore.connections.EffectRecovery;
+import io.zeocore.connections.effect.EffectRecovery;
 import java.time.Duration;
 import java.util.Objects;
 import org.springframework.context.SmartLifecycle;

@@ -1,7 +1,7 @@
 package io.zeocore.autoconfigure.connections;
 
-import io.zeocore.connections.Execution;
-import io.zeocore.connections.ExecutionState;
+import io.zeocore.connections.contract.EffectExecution;
+import io.zeocore.connections.contract.EffectState;
 import java.util.Objects;
 
 /**
@@ -12,14 +12,14 @@ import java.util.Objects;
  * @param execution the execution as stored
  * @param previousState the state it left, or {@code null} when it was created
  */
-public record EffectTransitionEvent(Execution execution, ExecutionState previousState) {
+public record EffectTransitionEvent(EffectExecution execution, EffectState previousState) {
 
   public EffectTransitionEvent {
     Objects.requireNonNull(execution, "execution");
   }
 
   /** The state reached. */
-  public ExecutionState state() {
+  public EffectState state() {
     return execution.state();
   }
 }

@@ -1,7 +1,7 @@
 package io.zeocore.autoconfigure.connections;
 
-import io.zeocore.connections.EffectOrchestrator;
-import io.zeocore.connections.ObservationOrchestrator;
+import io.zeocore.connections.effect.EffectOrchestrator;
+import io.zeocore.connections.observation.ObservationOrchestrator;
 import io.zeocore.connections.authorization.ExactAuthorizationVerifier;
 import java.util.Set;
 import org.springframework.beans.factory.NoSuchBeanDefinitionException;

@@ -1,6 +1,6 @@
 package io.zeocore.autoconfigure.connections;
 
-import io.zeocore.connections.ExecutionReceipt;
+import io.zeocore.connections.contract.EffectReceipt;
 import java.util.Objects;
 
 /**
@@ -10,7 +10,7 @@ import java.util.Objects;
  *
  * @param receipt the receipt as stored
  */
-public record ReceiptRecordedEvent(ExecutionReceipt receipt) {
+public record ReceiptRecordedEvent(EffectReceipt receipt) {
 
   public ReceiptRecordedEvent {
     Objects.requireNonNull(receipt, "receipt");

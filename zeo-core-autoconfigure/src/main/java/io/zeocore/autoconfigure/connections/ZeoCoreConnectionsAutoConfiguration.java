@@ -1,11 +1,11 @@
 package io.zeocore.autoconfigure.connections;
 
-import io.zeocore.connections.EffectListener;
-import io.zeocore.connections.EffectOrchestrator;
-import io.zeocore.connections.EffectReconciler;
-import io.zeocore.connections.EffectReconcilers;
-import io.zeocore.connections.EffectRecovery;
-import io.zeocore.connections.ObservationOrchestrator;
+import io.zeocore.connections.effect.EffectListener;
+import io.zeocore.connections.effect.EffectOrchestrator;
+import io.zeocore.connections.effect.EffectReconciler;
+import io.zeocore.connections.effect.EffectReconcilers;
+import io.zeocore.connections.effect.EffectRecovery;
+import io.zeocore.connections.observation.ObservationOrchestrator;
 import io.zeocore.connections.authorization.ExactAuthorizationVerifier;
 import io.zeocore.connections.store.JdbcConnectionStore;
 import org.springframework.boot.autoconfigure.AutoConfiguration;

@@ -1,6 +1,6 @@
 package io.zeocore.autoconfigure.connections;
 
-import io.zeocore.connections.EffectRecovery;
+import io.zeocore.connections.effect.EffectRecovery;
 import io.zeocore.connections.authorization.ExactAuthorizationVerifier;
 import io.zeocore.connections.custody.SecretStore;
 import java.nio.file.Path;

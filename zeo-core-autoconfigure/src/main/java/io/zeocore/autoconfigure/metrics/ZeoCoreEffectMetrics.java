@@ -4,10 +4,10 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.zeocore.autoconfigure.connections.EffectTransitionEvent;
-import io.zeocore.connections.ConnectionStoreException;
-import io.zeocore.connections.Execution;
-import io.zeocore.connections.ExecutionState;
-import io.zeocore.connections.store.JdbcConnectionStore;
+import io.zeocore.connections.store.ConnectionStoreException;
+import io.zeocore.connections.contract.EffectExecution;
+import io.zeocore.connections.contract.EffectState;
+import io.zeocore.connections.store.StoreIntrospection;
 import java.util.Locale;
 import java.util.Objects;
 import org.springframework.context.event.EventListener;
@@ -30,7 +30,7 @@ public final class ZeoCoreEffectMetrics {
 
   private final MeterRegistry registry;
 
-  public ZeoCoreEffectMetrics(MeterRegistry registry, JdbcConnectionStore store) {
+  public ZeoCoreEffectMetrics(MeterRegistry registry, StoreIntrospection store) {
     this.registry = Objects.requireNonNull(registry, "registry");
     Gauge.builder(AMBIGUOUS, store, ZeoCoreEffectMetrics::ambiguous)
         .description("Effects whose outcome is unknown and awaits reconciliation")
@@ -41,7 +41,7 @@ public final class ZeoCoreEffectMetrics {
   /** Counts one committed transition. */
   @EventListener
   public void transitionRecorded(EffectTransitionEvent event) {
-    Execution execution = event.execution();
+    EffectExecution execution = event.execution();
     Counter.builder(EFFECTS)
         .description("Committed effect transitions, by operation and state reached")
         .tag("operation", execution.operationId().value())
@@ -50,9 +50,9 @@ public final class ZeoCoreEffectMetrics {
         .increment();
   }
 
-  private static double ambiguous(JdbcConnectionStore store) {
+  private static double ambiguous(StoreIntrospection store) {
     try {
-      return store.executionCountsByState().getOrDefault(ExecutionState.AMBIGUOUS, 0L);
+      return store.executionCountsByState().getOrDefault(EffectState.AMBIGUOUS, 0L);
     } catch (ConnectionStoreException unreadable) {
       return Double.NaN;
     }

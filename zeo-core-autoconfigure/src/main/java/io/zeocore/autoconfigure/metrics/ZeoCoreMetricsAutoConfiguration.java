@@ -3,7 +3,7 @@ package io.zeocore.autoconfigure.metrics;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.zeocore.autoconfigure.connections.ZeoCoreConnectionsAutoConfiguration;
 import io.zeocore.autoconfigure.execution.ZeoCoreExecutionAutoConfiguration;
-import io.zeocore.connections.store.JdbcConnectionStore;
+import io.zeocore.connections.store.StoreIntrospection;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -36,12 +36,12 @@ public final class ZeoCoreMetricsAutoConfiguration {
   }
 
   @Configuration(proxyBeanMethods = false)
-  @ConditionalOnBean(JdbcConnectionStore.class)
+  @ConditionalOnBean(StoreIntrospection.class)
   static class EffectMetricsConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    ZeoCoreEffectMetrics zeoCoreEffectMetrics(MeterRegistry registry, JdbcConnectionStore store) {
+    ZeoCoreEffectMetrics zeoCoreEffectMetrics(MeterRegistry registry, StoreIntrospection store) {
       return new ZeoCoreEffectMetrics(registry, store);
     }
   }

@@ -1,9 +1,9 @@
 package io.zeocore.autoconfigure.subprocess;
 
 import io.zeocore.execution.SyncExecutionTarget;
-import io.zeocore.execution.process.StdoutParser;
-import io.zeocore.execution.process.SubprocessInvocation;
-import io.zeocore.execution.process.SubprocessTargets;
+import io.zeocore.subprocess.StdoutParser;
+import io.zeocore.subprocess.SubprocessInvocation;
+import io.zeocore.subprocess.SubprocessTargets;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -1,7 +1,7 @@
 package io.zeocore.autoconfigure.subprocess;
 
-import io.zeocore.execution.process.SubprocessInvocation;
-import io.zeocore.execution.process.SubprocessTargets;
+import io.zeocore.subprocess.SubprocessInvocation;
+import io.zeocore.subprocess.SubprocessTargets;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.springframework.boot.autoconfigure.AutoConfiguration;

@@ -1,7 +1,7 @@
 package io.zeocore.autoconfigure.subprocess;
 
 import io.zeocore.execution.FailureKind;
-import io.zeocore.execution.process.SubprocessInvocation;
+import io.zeocore.subprocess.SubprocessInvocation;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;

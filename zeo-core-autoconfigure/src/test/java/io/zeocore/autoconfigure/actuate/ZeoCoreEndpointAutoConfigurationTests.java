@@ -7,8 +7,8 @@ import io.zeocore.autoconfigure.actuate.ZeoCoreEndpoint.ZeoCoreDescriptor;
 import io.zeocore.autoconfigure.connections.EffectFixtures;
 import io.zeocore.autoconfigure.connections.ZeoCoreConnectionsAutoConfiguration;
 import io.zeocore.autoconfigure.execution.ZeoCoreExecutionAutoConfiguration;
-import io.zeocore.connections.EffectOrchestrator;
-import io.zeocore.connections.ExecutionState;
+import io.zeocore.connections.effect.EffectOrchestrator;
+import io.zeocore.connections.contract.EffectState;
 import io.zeocore.connections.store.JdbcConnectionStore;
 import java.nio.file.Path;
 import java.util.List;
@@ -69,7 +69,7 @@ class ZeoCoreEndpointAutoConfigurationTests {
 
           Map<String, Long> effects = context.getBean(ZeoCoreEndpoint.class).zeocore().effects();
 
-          assertThat(effects).hasSize(ExecutionState.values().length).containsEntry("SUCCEEDED", 1L)
+          assertThat(effects).hasSize(EffectState.values().length).containsEntry("SUCCEEDED", 1L)
               .containsEntry("AMBIGUOUS", 0L);
         });
   }

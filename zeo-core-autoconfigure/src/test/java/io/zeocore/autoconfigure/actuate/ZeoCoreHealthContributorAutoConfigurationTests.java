@@ -4,6 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.zaxxer.hikari.HikariDataSource;
 import io.zeocore.autoconfigure.connections.ZeoCoreConnectionsAutoConfiguration;
+import io.zeocore.connections.contract.EffectState;
+import io.zeocore.connections.store.Dialect;
+import io.zeocore.connections.store.StoreInfo;
+import io.zeocore.connections.store.StoreIntrospection;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -56,6 +60,26 @@ class ZeoCoreHealthContributorAutoConfigurationTests {
           assertThat(health.getDetails()).containsKey("failure").doesNotContainKey("file");
           assertThat(health.toString()).doesNotContain(url);
         });
+  }
+
+  @Test
+  void reportsOnAStoreOfTheApplicationsOwnThatOffersIntrospection() {
+    StoreIntrospection own = new StoreIntrospection() {
+      @Override
+      public StoreInfo info() {
+        return new StoreInfo(Dialect.POSTGRESQL, true, "2", null, Map.of(), null);
+      }
+
+      @Override
+      public Map<EffectState, Long> executionCountsByState() {
+        return Map.of();
+      }
+    };
+    contextRunner.withBean(StoreIntrospection.class, () -> own).run(context -> {
+      Health health = context.getBean(ZeoCoreHealthIndicator.class).health();
+      assertThat(health.getStatus()).isEqualTo(Status.UP);
+      assertThat(health.getDetails()).containsEntry("dialect", "postgresql").containsEntry("schemaVersion", "2");
+    });
   }
 
   @Test

@@ -3,13 +3,13 @@ package io.zeocore.autoconfigure.connections;
 import static io.zeocore.autoconfigure.connections.EffectFixtures.CANARY;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.zeocore.connections.EffectExecutionResult;
-import io.zeocore.connections.EffectListener;
-import io.zeocore.connections.EffectOrchestrator;
-import io.zeocore.connections.EffectReconciler;
-import io.zeocore.connections.EffectRecovery;
-import io.zeocore.connections.ExecutionState;
-import io.zeocore.connections.ObservationOrchestrator;
+import io.zeocore.connections.effect.EffectExecutionResult;
+import io.zeocore.connections.effect.EffectListener;
+import io.zeocore.connections.effect.EffectOrchestrator;
+import io.zeocore.connections.effect.EffectReconciler;
+import io.zeocore.connections.effect.EffectRecovery;
+import io.zeocore.connections.contract.EffectState;
+import io.zeocore.connections.observation.ObservationOrchestrator;
 import io.zeocore.connections.authorization.ExactAuthorizationVerifier;
 import io.zeocore.connections.store.JdbcConnectionStore;
 import java.nio.file.Files;
@@ -110,7 +110,7 @@ class ZeoCoreConnectionsAutoConfigurationTests {
 
       EffectExecutionResult result = EffectFixtures.refund(context.getBean(EffectOrchestrator.class), "exec-1");
 
-      assertThat(result.state()).isEqualTo(ExecutionState.SUCCEEDED);
+      assertThat(result.state()).isEqualTo(EffectState.SUCCEEDED);
       List<Object> events = context.getBean(EffectEvents.class).received;
       List<String> sequence = new ArrayList<>();
       for (Object event : events) {
@@ -135,7 +135,7 @@ class ZeoCoreConnectionsAutoConfigurationTests {
           EffectFixtures.saveConnection(context.getBean(JdbcConnectionStore.class));
           EffectExecutionResult ambiguous =
               EffectFixtures.ambiguousRefund(context.getBean(EffectOrchestrator.class), "exec-2");
-          assertThat(ambiguous.state()).isEqualTo(ExecutionState.AMBIGUOUS);
+          assertThat(ambiguous.state()).isEqualTo(EffectState.AMBIGUOUS);
           Thread.sleep(5);
 
           EffectRecovery.Sweep sweep = context.getBean(EffectRecovery.class).recoverOnce();
@@ -143,7 +143,7 @@ class ZeoCoreConnectionsAutoConfigurationTests {
           assertThat(sweep.succeeded()).isEqualTo(1);
           List<Object> events = context.getBean(EffectEvents.class).received;
           assertThat(events.get(events.size() - 2)).isInstanceOfSatisfying(EffectTransitionEvent.class,
-              event -> assertThat(event.state()).isEqualTo(ExecutionState.SUCCEEDED));
+              event -> assertThat(event.state()).isEqualTo(EffectState.SUCCEEDED));
           assertThat(events).allSatisfy(event -> assertThat(event.toString()).doesNotContain(CANARY));
         });
   }

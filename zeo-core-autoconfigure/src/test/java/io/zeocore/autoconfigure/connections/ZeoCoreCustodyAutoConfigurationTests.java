@@ -2,8 +2,8 @@ package io.zeocore.autoconfigure.connections;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.zeocore.connections.OrganizationId;
-import io.zeocore.connections.SecretRef;
+import io.zeocore.connections.contract.OrganizationId;
+import io.zeocore.connections.contract.SecretRef;
 import io.zeocore.connections.custody.InMemorySecretStore;
 import io.zeocore.connections.custody.KeyStoreSecretStore;
 import io.zeocore.connections.custody.SecretStore;

@@ -8,7 +8,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.zeocore.autoconfigure.connections.EffectFixtures;
 import io.zeocore.autoconfigure.connections.ZeoCoreConnectionsAutoConfiguration;
 import io.zeocore.autoconfigure.execution.ZeoCoreExecutionAutoConfiguration;
-import io.zeocore.connections.EffectOrchestrator;
+import io.zeocore.connections.effect.EffectOrchestrator;
 import io.zeocore.connections.store.JdbcConnectionStore;
 import io.zeocore.autoconfigure.execution.ZeoCoreExecutions;
 import io.zeocore.execution.AttemptError;

@@ -1,6 +1,6 @@
 package io.zeocore.connections.admission;
 
-import io.zeocore.connections.BusinessOperation;
+import io.zeocore.connections.contract.BusinessOperation;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;

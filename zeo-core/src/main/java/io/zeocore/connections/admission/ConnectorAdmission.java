@@ -1,10 +1,10 @@
 package io.zeocore.connections.admission;
 
-import io.zeocore.capability.EffectKind;
-import io.zeocore.connections.BusinessOperation;
-import io.zeocore.connections.Connection;
-import io.zeocore.connections.ConnectorRevision;
-import io.zeocore.connections.OperationId;
+import io.zeocore.connections.contract.EffectKind;
+import io.zeocore.connections.contract.BusinessOperation;
+import io.zeocore.connections.contract.Connection;
+import io.zeocore.connections.contract.ConnectorRevision;
+import io.zeocore.connections.contract.OperationId;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;

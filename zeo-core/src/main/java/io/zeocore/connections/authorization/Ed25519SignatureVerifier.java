@@ -1,7 +1,7 @@
 package io.zeocore.connections.authorization;
 
-import io.zeocore.connections.AuthorizationCanonicalForm;
-import io.zeocore.connections.EffectAuthorization;
+import io.zeocore.connections.contract.AuthorizationCanonicalForm;
+import io.zeocore.connections.contract.EffectAuthorization;
 import java.security.GeneralSecurityException;
 import java.security.PublicKey;
 import java.security.Signature;

@@ -1,13 +1,12 @@
 package io.zeocore.connections.authorization;
 
-import io.zeocore.connections.AuthorizationNonceLookup;
-import io.zeocore.connections.AuthorizationRefusalReason;
-import io.zeocore.connections.AuthorizationVerdict;
-import io.zeocore.connections.ConnectionId;
-import io.zeocore.connections.ConnectorRevisionId;
-import io.zeocore.connections.EffectAuthorization;
-import io.zeocore.connections.OperationId;
-import io.zeocore.connections.OrganizationId;
+import io.zeocore.connections.contract.AuthorizationRefusalReason;
+import io.zeocore.connections.contract.AuthorizationVerdict;
+import io.zeocore.connections.contract.ConnectionId;
+import io.zeocore.connections.contract.ConnectorRevisionId;
+import io.zeocore.connections.contract.EffectAuthorization;
+import io.zeocore.connections.contract.OperationId;
+import io.zeocore.connections.contract.OrganizationId;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -95,7 +94,7 @@ public final class ExactAuthorizationVerifier {
    * @param connectionId the connection the caller asks to use
    * @param connectorRevision the revision the caller asks to use
    * @param operationId the operation the caller asks to run
-   * @param requestDigest {@code sha256:} + hex of the exact request body ({@link io.zeocore.connections.Digests})
+   * @param requestDigest {@code sha256:} + hex of the exact request body ({@link io.zeocore.connections.contract.Digests})
    * @param now the verification instant
    * @param nonces the replay lookup, queried with the trusted organization
    * @return a verdict with exactly one reason when refused

@@ -1,6 +1,6 @@
 package io.zeocore.connections.authorization;
 
-import io.zeocore.connections.EffectAuthorization;
+import io.zeocore.connections.contract.EffectAuthorization;
 
 /**
  * Verifies the issuer's signature on an authorization. Called by {@link ExactAuthorizationVerifier} at most once per

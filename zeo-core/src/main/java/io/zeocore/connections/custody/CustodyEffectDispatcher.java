@@ -1,10 +1,10 @@
 package io.zeocore.connections.custody;
 
-import io.zeocore.connections.DispatchNotStartedException;
-import io.zeocore.connections.EffectDispatchRequest;
-import io.zeocore.connections.EffectDispatchResult;
-import io.zeocore.connections.EffectDispatcher;
-import io.zeocore.connections.NormalizedErrorCode;
+import io.zeocore.connections.effect.DispatchNotStartedException;
+import io.zeocore.connections.effect.EffectDispatchRequest;
+import io.zeocore.connections.effect.EffectDispatchResult;
+import io.zeocore.connections.effect.EffectDispatcher;
+import io.zeocore.connections.contract.NormalizedErrorCode;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -12,7 +12,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 /**
  * An {@link EffectDispatcher} that runs a provider call inside the custody window of a {@link SecretStore}.
  *
- * <p>For each {@link #dispatch} it resolves the connection's {@link io.zeocore.connections.SecretRef} for the request's
+ * <p>For each {@link #dispatch} it resolves the connection's {@link io.zeocore.connections.contract.SecretRef} for the request's
  * organization into a fresh one-shot {@link SecretLease}, redeems it at once (the material is read from the backend
  * only now), calls the {@link Provider} with the {@link SecretMaterial} and the request, and zeroes the material when
  * the provider returns or throws. The provider makes exactly one provider call and never retries, as
@@ -23,7 +23,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * <ul>
  *   <li><b>Before the provider was entered</b> (nothing was sent through custody): a
  *       {@link DispatchNotStartedException} whose {@linkplain DispatchNotStartedException#reasonCode() reason code} is
- *       the {@link CustodyErrorCode} name, so that the {@link io.zeocore.connections.EffectOrchestrator} ends the
+ *       the {@link CustodyErrorCode} name, so that the {@link io.zeocore.connections.effect.EffectOrchestrator} ends the
  *       execution {@code FAILED_SAFE} instead of {@code AMBIGUOUS}. Its error code is
  *       {@link NormalizedErrorCode#CONNECTION_REPAIR_REQUIRED} when the connection's credential needs repair
  *       ({@code CUSTODY_SCOPE_MISMATCH}, {@code CUSTODY_NOT_FOUND}, {@code CUSTODY_EMPTY_MATERIAL}) and

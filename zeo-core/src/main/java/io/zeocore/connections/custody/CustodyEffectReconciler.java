@@ -1,15 +1,15 @@
 package io.zeocore.connections.custody;
 
-import io.zeocore.connections.EffectReconciler;
-import io.zeocore.connections.EffectReconciliationRequest;
-import io.zeocore.connections.ReconciliationResult;
+import io.zeocore.connections.effect.EffectReconciler;
+import io.zeocore.connections.effect.EffectReconciliationRequest;
+import io.zeocore.connections.effect.ReconciliationResult;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * An {@link EffectReconciler} that inspects the provider inside the custody window of a {@link SecretStore}.
  *
- * <p>Each {@link #reconcile} resolves the connection's {@link io.zeocore.connections.SecretRef} into a fresh one-shot
+ * <p>Each {@link #reconcile} resolves the connection's {@link io.zeocore.connections.contract.SecretRef} into a fresh one-shot
  * {@link SecretLease} (never the dispatcher's), redeems it at once, calls the {@link Provider} with the
  * {@link SecretMaterial} and the request, and zeroes the material when the provider returns or throws. The provider
  * must inspect, never re-issue the effect.

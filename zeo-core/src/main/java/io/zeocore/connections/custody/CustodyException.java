@@ -10,7 +10,7 @@ package io.zeocore.connections.custody;
  * <p>{@link #providerCalled()} tells failures raised before the provider callback was entered (scope, lookup, backend,
  * lease and empty-material failures: nothing was sent through custody) from failures raised after it was entered
  * (provider exception, invalid result: the outcome at the provider is unknown). {@link CustodyEffectDispatcher} turns
- * the former into {@link io.zeocore.connections.DispatchNotStartedException}, so that the orchestrator records the
+ * the former into {@link io.zeocore.connections.effect.DispatchNotStartedException}, so that the orchestrator records the
  * effect {@code FAILED_SAFE} rather than {@code AMBIGUOUS}.
  */
 public class CustodyException extends RuntimeException {

@@ -1,14 +1,14 @@
 package io.zeocore.connections.custody;
 
-import io.zeocore.connections.Connection;
-import io.zeocore.connections.NormalizedError;
-import io.zeocore.connections.OrganizationId;
+import io.zeocore.connections.contract.Connection;
+import io.zeocore.connections.contract.NormalizedError;
+import io.zeocore.connections.contract.OrganizationId;
 import java.util.List;
 import java.util.function.Function;
 
 /**
  * The custody window shared by {@link CustodyEffectDispatcher} and {@link CustodyEffectReconciler}: each
- * {@link #run} resolves the connection's {@link io.zeocore.connections.SecretRef} for the organization into a fresh
+ * {@link #run} resolves the connection's {@link io.zeocore.connections.contract.SecretRef} for the organization into a fresh
  * one-shot {@link SecretLease}, redeems it at once (the material is read from the backend only now), runs the call
  * with the {@link SecretMaterial} and zeroes the material when the call returns or throws. Failures are the
  * {@link CustodyException}s of {@link SecretStore#resolve} and of the store's redemption, unchanged.

@@ -1,6 +1,6 @@
 package io.zeocore.connections.custody;
 
-import io.zeocore.connections.Digests;
+import io.zeocore.connections.contract.Digests;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

@@ -1,7 +1,7 @@
 package io.zeocore.connections.custody;
 
-import io.zeocore.connections.OrganizationId;
-import io.zeocore.connections.SecretRef;
+import io.zeocore.connections.contract.OrganizationId;
+import io.zeocore.connections.contract.SecretRef;
 import java.util.UUID;
 import java.util.regex.Pattern;
 

@@ -1,6 +1,6 @@
 package io.zeocore.connections.custody;
 
-import io.zeocore.connections.SecretRef;
+import io.zeocore.connections.contract.SecretRef;
 import java.time.Instant;
 
 /**

@@ -12,7 +12,7 @@
  *       it to a provider callback as {@link io.zeocore.connections.custody.SecretMaterial}, zero it afterwards.
  *   <li>{@link io.zeocore.connections.custody.CustodyException}: every failure, with a
  *       {@link io.zeocore.connections.custody.CustodyErrorCode}, a fixed message and no cause; the dispatcher reports
- *       failures before the provider call as {@link io.zeocore.connections.DispatchNotStartedException} (the effect
+ *       failures before the provider call as {@link io.zeocore.connections.effect.DispatchNotStartedException} (the effect
  *       ends {@code FAILED_SAFE}, not {@code AMBIGUOUS}).
  * </ul>
  *

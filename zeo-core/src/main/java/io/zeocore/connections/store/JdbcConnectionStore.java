@@ -1,34 +1,28 @@
 package io.zeocore.connections.store;
 
-import io.zeocore.connections.ConfirmationEvidence;
-import io.zeocore.connections.ConfirmationEvidenceRef;
-import io.zeocore.connections.Connection;
-import io.zeocore.connections.ConnectionId;
-import io.zeocore.connections.ConnectionStoreException;
-import io.zeocore.connections.ConnectorRevision;
-import io.zeocore.connections.ConnectorRevisionId;
-import io.zeocore.connections.ContractJson;
-import io.zeocore.connections.EffectRecoveryStore;
-import io.zeocore.connections.Execution;
-import io.zeocore.connections.ExecutionClaim;
-import io.zeocore.connections.ExecutionId;
-import io.zeocore.connections.ExecutionReceipt;
-import io.zeocore.connections.ExecutionState;
-import io.zeocore.connections.IdempotencyKey;
-import io.zeocore.connections.NormalizedError;
-import io.zeocore.connections.NormalizedErrorCode;
-import io.zeocore.connections.ObservationArtifact;
-import io.zeocore.connections.ObservationArtifactRef;
-import io.zeocore.connections.ObservationClaim;
-import io.zeocore.connections.ObservationId;
-import io.zeocore.connections.ObservationReceipt;
-import io.zeocore.connections.ObservationRecord;
-import io.zeocore.connections.ObservationState;
-import io.zeocore.connections.ObservationStore;
-import io.zeocore.connections.OperationId;
-import io.zeocore.connections.OrganizationId;
-import io.zeocore.connections.AuthorizationId;
-import io.zeocore.connections.RecoveryCandidate;
+import io.zeocore.connections.contract.ConfirmationEvidence;
+import io.zeocore.connections.contract.ConfirmationEvidenceRef;
+import io.zeocore.connections.contract.Connection;
+import io.zeocore.connections.contract.ConnectionId;
+import io.zeocore.connections.contract.ConnectorRevision;
+import io.zeocore.connections.contract.ConnectorRevisionId;
+import io.zeocore.connections.contract.ContractJson;
+import io.zeocore.connections.contract.EffectExecution;
+import io.zeocore.connections.contract.ExecutionId;
+import io.zeocore.connections.contract.EffectReceipt;
+import io.zeocore.connections.contract.EffectState;
+import io.zeocore.connections.contract.IdempotencyKey;
+import io.zeocore.connections.contract.NormalizedError;
+import io.zeocore.connections.contract.NormalizedErrorCode;
+import io.zeocore.connections.contract.ObservationArtifact;
+import io.zeocore.connections.contract.ObservationArtifactRef;
+import io.zeocore.connections.contract.ObservationId;
+import io.zeocore.connections.contract.ObservationReceipt;
+import io.zeocore.connections.contract.ObservationRecord;
+import io.zeocore.connections.contract.ObservationState;
+import io.zeocore.connections.contract.OperationId;
+import io.zeocore.connections.contract.OrganizationId;
+import io.zeocore.connections.contract.AuthorizationId;
 import java.nio.file.Path;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -48,8 +42,8 @@ import org.springframework.jdbc.datasource.DriverManagerDataSource;
 import tools.jackson.core.JacksonException;
 
 /**
- * The ZeoCore store on JDBC: one implementation of {@link io.zeocore.connections.ConnectionStore},
- * {@link io.zeocore.connections.BrokerExecutionStore}, {@link ObservationStore} and {@link EffectRecoveryStore} for
+ * The ZeoCore store on JDBC: one implementation of {@link io.zeocore.connections.store.ConnectionStore},
+ * {@link io.zeocore.connections.store.EffectStore}, {@link ObservationStore} and {@link EffectRecoveryStore} for
  * SQLite and PostgreSQL ({@link Dialect}).
  *
  * <h2>Opening</h2>
@@ -102,12 +96,13 @@ import tools.jackson.core.JacksonException;
  * <h2>What is never stored</h2>
  * Request bodies (only their digests), provider bytes (only confirmation digests), dispatcher exception text and
  * {@code providerDetail} (a receipt carrying one is refused). The connection document holds the raw
- * {@link io.zeocore.connections.SecretRef} handle, a locator, never secret material.
+ * {@link io.zeocore.connections.contract.SecretRef} handle, a locator, never secret material.
  *
  * <p>Instances are thread-safe. Failures are {@link ConnectionStoreException}s whose message names the rule or
  * conflict.
  */
-public final class JdbcConnectionStore implements EffectRecoveryStore, ObservationStore, AutoCloseable {
+public final class JdbcConnectionStore implements EffectRecoveryStore, ObservationStore, StoreIntrospection,
+    AutoCloseable {
 
   private static final String EXECUTION_COLUMNS = "organization_id, execution_id, connection_id, connector_revision,"
       + " operation_id, authorization_id, idempotency_key, authorization_digest, request_digest, state, created_at,"
@@ -455,6 +450,7 @@ public final class JdbcConnectionStore implements EffectRecoveryStore, Observati
    * Reachability, schema version (read from {@value ZeoCoreSchema#HISTORY_TABLE} in the store's schema) and, for the
    * embedded SQLite file, file modes. Never throws for an unreachable database.
    */
+  @Override
   public StoreInfo info() {
     Path file = sqlite == null ? null : sqlite.file();
     Map<String, String> modes = Map.of();
@@ -475,13 +471,14 @@ public final class JdbcConnectionStore implements EffectRecoveryStore, Observati
    *
    * @throws ConnectionStoreException if the database cannot be read
    */
-  public Map<ExecutionState, Long> executionCountsByState() {
-    Map<ExecutionState, Long> counts = new EnumMap<>(ExecutionState.class);
-    for (ExecutionState state : ExecutionState.values()) {
+  @Override
+  public Map<EffectState, Long> executionCountsByState() {
+    Map<EffectState, Long> counts = new EnumMap<>(EffectState.class);
+    for (EffectState state : EffectState.values()) {
       counts.put(state, 0L);
     }
     read("counting executions failed", s -> s.list(countByState, row -> {
-      counts.put(ExecutionState.valueOf(row.getString("state")), row.getLong("executions"));
+      counts.put(EffectState.valueOf(row.getString("state")), row.getLong("executions"));
       return null;
     }));
     return Collections.unmodifiableMap(counts);
@@ -556,13 +553,13 @@ public final class JdbcConnectionStore implements EffectRecoveryStore, Observati
   // Executions
 
   @Override
-  public void saveExecution(OrganizationId organizationId, Execution execution) {
+  public void saveExecution(OrganizationId organizationId, EffectExecution execution) {
     requireScope(organizationId, execution.organizationId(), "execution");
     write("saving the execution failed", s -> {
-      Execution stored = s.first(selectExecution, JdbcConnectionStore::readExecution, organizationId.value(),
+      EffectExecution stored = s.first(selectExecution, JdbcConnectionStore::readExecution, organizationId.value(),
           execution.executionId().value());
       if (stored == null) {
-        if (execution.state() != ExecutionState.CREATED) {
+        if (execution.state() != EffectState.CREATED) {
           throw new ConnectionStoreException("first persisted state must be CREATED");
         }
         insertExecution(s, execution, true);
@@ -585,13 +582,13 @@ public final class JdbcConnectionStore implements EffectRecoveryStore, Observati
   }
 
   @Override
-  public Optional<Execution> getExecution(OrganizationId organizationId, ExecutionId executionId) {
+  public Optional<EffectExecution> getExecution(OrganizationId organizationId, ExecutionId executionId) {
     return Optional.ofNullable(read("reading the execution failed", s -> s.first(selectExecution,
         JdbcConnectionStore::readExecution, organizationId.value(), executionId.value())));
   }
 
   @Override
-  public Optional<Execution> getExecutionByIdempotency(OrganizationId organizationId, ConnectionId connectionId,
+  public Optional<EffectExecution> getExecutionByIdempotency(OrganizationId organizationId, ConnectionId connectionId,
       ConnectorRevisionId connectorRevision, OperationId operationId, IdempotencyKey idempotencyKey) {
     return Optional.ofNullable(read("reading the execution failed", s -> s.first(selectExecutionByIdentity,
         JdbcConnectionStore::readExecution, organizationId.value(), connectionId.value(), connectorRevision.value(),
@@ -599,13 +596,13 @@ public final class JdbcConnectionStore implements EffectRecoveryStore, Observati
   }
 
   @Override
-  public ExecutionClaim claimExecution(OrganizationId organizationId, String nonce, List<Execution> snapshots) {
+  public EffectClaim claimExecution(OrganizationId organizationId, String nonce, List<EffectExecution> snapshots) {
     if (nonce == null || nonce.isEmpty()) {
       throw new ConnectionStoreException("authorization nonce is required");
     }
     requireSnapshotChain(organizationId, snapshots, "claimed execution must start at CREATED");
-    Execution first = snapshots.get(0);
-    Execution last = snapshots.get(snapshots.size() - 1);
+    EffectExecution first = snapshots.get(0);
+    EffectExecution last = snapshots.get(snapshots.size() - 1);
     try {
       database.write(s -> {
         s.update(insertNonce, organizationId.value(), nonce, Micros.of(first.createdAt()));
@@ -613,29 +610,29 @@ public final class JdbcConnectionStore implements EffectRecoveryStore, Observati
         advanceChain(s, snapshots);
         return null;
       });
-      return new ExecutionClaim(last, true);
+      return new EffectClaim(last, true);
     } catch (SQLException e) {
       if (!StoreFailures.isConflict(e)) {
         throw StoreFailures.translate(e, "claiming the execution failed");
       }
-      Optional<Execution> existing = getExecutionByIdempotency(organizationId, first.connectionId(),
+      Optional<EffectExecution> existing = getExecutionByIdempotency(organizationId, first.connectionId(),
           first.connectorRevision(), first.operationId(), first.idempotencyKey());
-      return new ExecutionClaim(existing.orElseThrow(() -> new ConnectionStoreException(
+      return new EffectClaim(existing.orElseThrow(() -> new ConnectionStoreException(
           "authorization nonce or execution identity was already used", e)), false);
     }
   }
 
   @Override
-  public List<Execution> getExecutionHistory(OrganizationId organizationId, ExecutionId executionId) {
+  public List<EffectExecution> getExecutionHistory(OrganizationId organizationId, ExecutionId executionId) {
     return read("reading the execution history failed", s -> s.list(selectHistory,
         JdbcConnectionStore::readExecution, organizationId.value(), executionId.value()));
   }
 
   @Override
-  public void recordRefusal(OrganizationId organizationId, List<Execution> snapshots, ExecutionReceipt receipt) {
+  public void recordRefusal(OrganizationId organizationId, List<EffectExecution> snapshots, EffectReceipt receipt) {
     requireSnapshotChain(organizationId, snapshots, "refused execution must start at CREATED");
-    Execution last = snapshots.get(snapshots.size() - 1);
-    if (last.state() != ExecutionState.REFUSED) {
+    EffectExecution last = snapshots.get(snapshots.size() - 1);
+    if (last.state() != EffectState.REFUSED) {
       throw new ConnectionStoreException("refused execution must end REFUSED");
     }
     requireReceiptMatches(organizationId, last, receipt);
@@ -658,7 +655,7 @@ public final class JdbcConnectionStore implements EffectRecoveryStore, Observati
   // Receipts and evidence
 
   @Override
-  public void saveReceipt(OrganizationId organizationId, ExecutionReceipt receipt) {
+  public void saveReceipt(OrganizationId organizationId, EffectReceipt receipt) {
     requireScope(organizationId, receipt.organizationId(), "receipt");
     requireNoProviderDetail(receipt);
     write("saving the receipt failed", s -> {
@@ -668,7 +665,7 @@ public final class JdbcConnectionStore implements EffectRecoveryStore, Observati
   }
 
   @Override
-  public List<ExecutionReceipt> getReceiptsForExecution(OrganizationId organizationId, ExecutionId executionId) {
+  public List<EffectReceipt> getReceiptsForExecution(OrganizationId organizationId, ExecutionId executionId) {
     return read("reading receipts failed", s -> s.list(selectReceipts, JdbcConnectionStore::readReceipt,
         organizationId.value(), executionId.value()));
   }
@@ -717,7 +714,7 @@ public final class JdbcConnectionStore implements EffectRecoveryStore, Observati
   }
 
   @Override
-  public void commitOutcome(OrganizationId organizationId, Execution execution, ExecutionReceipt receipt,
+  public void commitOutcome(OrganizationId organizationId, EffectExecution execution, EffectReceipt receipt,
       ConfirmationEvidence evidence) {
     requireScope(organizationId, execution.organizationId(), "execution");
     requireReceiptMatches(organizationId, execution, receipt);
@@ -730,7 +727,7 @@ public final class JdbcConnectionStore implements EffectRecoveryStore, Observati
         throw new ConnectionStoreException("receipt evidence reference mismatch");
       }
     }
-    ExecutionState expected = expectedPriorState(receipt);
+    EffectState expected = expectedPriorState(receipt);
     write("committing the outcome failed", s -> {
       if (evidence != null) {
         insertEvidence(s, evidence);
@@ -748,7 +745,7 @@ public final class JdbcConnectionStore implements EffectRecoveryStore, Observati
           execution.operationId().value(), execution.authorizationId().value(), execution.idempotencyKey().value(),
           execution.authorizationDigest(), execution.requestDigest(), Micros.of(execution.createdAt()));
       if (s.update(sql, args.toArray()) != 1) {
-        Execution stored = s.first(selectExecution, JdbcConnectionStore::readExecution, organizationId.value(),
+        EffectExecution stored = s.first(selectExecution, JdbcConnectionStore::readExecution, organizationId.value(),
             execution.executionId().value());
         if (stored == null) {
           throw new ConnectionStoreException("execution does not exist in organization");
@@ -768,11 +765,11 @@ public final class JdbcConnectionStore implements EffectRecoveryStore, Observati
    * The state {@link #commitOutcome} compares against: {@code AMBIGUOUS} for a resolving receipt, else
    * {@code DISPATCH_STARTED} when the receipt says dispatch started, else {@code null} for "any pre-dispatch state".
    */
-  private static ExecutionState expectedPriorState(ExecutionReceipt receipt) {
+  private static EffectState expectedPriorState(EffectReceipt receipt) {
     if (receipt.resolvesAmbiguity()) {
-      return ExecutionState.AMBIGUOUS;
+      return EffectState.AMBIGUOUS;
     }
-    return receipt.dispatchStartedAt() != null ? ExecutionState.DISPATCH_STARTED : null;
+    return receipt.dispatchStartedAt() != null ? EffectState.DISPATCH_STARTED : null;
   }
 
   // ---------------------------------------------------------------------------------------------------------------
@@ -926,7 +923,7 @@ public final class JdbcConnectionStore implements EffectRecoveryStore, Observati
   // ---------------------------------------------------------------------------------------------------------------
   // Helpers
 
-  private void insertExecution(SqlSession s, Execution execution, boolean holdsIdentity) throws SQLException {
+  private void insertExecution(SqlSession s, EffectExecution execution, boolean holdsIdentity) throws SQLException {
     s.update(insertExecution, execution.organizationId().value(), execution.executionId().value(),
         execution.connectionId().value(), execution.connectorRevision().value(), execution.operationId().value(),
         execution.authorizationId().value(), execution.idempotencyKey().value(), execution.authorizationDigest(),
@@ -936,9 +933,9 @@ public final class JdbcConnectionStore implements EffectRecoveryStore, Observati
   }
 
   /** Compare-and-set through {@code snapshots[1..]}; each must move exactly one row. */
-  private void advanceChain(SqlSession s, List<Execution> snapshots) throws SQLException {
+  private void advanceChain(SqlSession s, List<EffectExecution> snapshots) throws SQLException {
     for (int i = 1; i < snapshots.size(); i++) {
-      Execution next = snapshots.get(i);
+      EffectExecution next = snapshots.get(i);
       requireAdvanced(s.update(advanceExecution, next.state().name(), Micros.of(next.updatedAt()),
           Micros.ofNullable(next.completedAt()), next.organizationId().value(), next.executionId().value(),
           snapshots.get(i - 1).state().name()));
@@ -951,7 +948,7 @@ public final class JdbcConnectionStore implements EffectRecoveryStore, Observati
     }
   }
 
-  private void insertReceipt(SqlSession s, ExecutionReceipt receipt) throws SQLException {
+  private void insertReceipt(SqlSession s, EffectReceipt receipt) throws SQLException {
     requireNoProviderDetail(receipt);
     NormalizedError error = receipt.normalizedError();
     s.update(insertReceipt, receipt.organizationId().value(), receipt.executionId().value(),
@@ -977,14 +974,14 @@ public final class JdbcConnectionStore implements EffectRecoveryStore, Observati
     }
   }
 
-  private static void requireNoProviderDetail(ExecutionReceipt receipt) {
+  private static void requireNoProviderDetail(EffectReceipt receipt) {
     if (receipt.normalizedError() != null && receipt.normalizedError().providerDetail() != null) {
       throw new ConnectionStoreException("provider_detail is never persisted");
     }
   }
 
-  private static void requireReceiptMatches(OrganizationId organizationId, Execution execution,
-      ExecutionReceipt receipt) {
+  private static void requireReceiptMatches(OrganizationId organizationId, EffectExecution execution,
+      EffectReceipt receipt) {
     requireScope(organizationId, receipt.organizationId(), "receipt");
     if (!receipt.executionId().equals(execution.executionId())) {
       throw new ConnectionStoreException("receipt execution mismatch");
@@ -998,19 +995,19 @@ public final class JdbcConnectionStore implements EffectRecoveryStore, Observati
     requireNoProviderDetail(receipt);
   }
 
-  private static void requireSnapshotChain(OrganizationId organizationId, List<Execution> snapshots,
+  private static void requireSnapshotChain(OrganizationId organizationId, List<EffectExecution> snapshots,
       String startMessage) {
     if (snapshots == null || snapshots.isEmpty()) {
       throw new ConnectionStoreException("at least one execution snapshot is required");
     }
-    Execution first = snapshots.get(0);
+    EffectExecution first = snapshots.get(0);
     requireScope(organizationId, first.organizationId(), "execution");
-    if (first.state() != ExecutionState.CREATED) {
+    if (first.state() != EffectState.CREATED) {
       throw new ConnectionStoreException(startMessage);
     }
     for (int i = 1; i < snapshots.size(); i++) {
-      Execution previous = snapshots.get(i - 1);
-      Execution next = snapshots.get(i);
+      EffectExecution previous = snapshots.get(i - 1);
+      EffectExecution next = snapshots.get(i);
       if (!first.hasSameIdentityAs(next)) {
         throw new ConnectionStoreException("execution identity is immutable");
       }
@@ -1063,13 +1060,13 @@ public final class JdbcConnectionStore implements EffectRecoveryStore, Observati
     }
   }
 
-  private static Execution readExecution(ResultSet row) throws SQLException {
-    return new Execution(new ExecutionId(row.getString("execution_id")),
+  private static EffectExecution readExecution(ResultSet row) throws SQLException {
+    return new EffectExecution(new ExecutionId(row.getString("execution_id")),
         new OrganizationId(row.getString("organization_id")), new ConnectionId(row.getString("connection_id")),
         new ConnectorRevisionId(row.getString("connector_revision")), new OperationId(row.getString("operation_id")),
         new AuthorizationId(row.getString("authorization_id")),
         new IdempotencyKey(row.getString("idempotency_key")), row.getString("authorization_digest"),
-        row.getString("request_digest"), ExecutionState.valueOf(row.getString("state")),
+        row.getString("request_digest"), EffectState.valueOf(row.getString("state")),
         Micros.read(row, "created_at"), Micros.read(row, "updated_at"), Micros.read(row, "completed_at"));
   }
 
@@ -1077,14 +1074,14 @@ public final class JdbcConnectionStore implements EffectRecoveryStore, Observati
     return new RecoveryCandidate(readExecution(row), row.getInt("attempts"), Micros.read(row, "last_receipt_at"));
   }
 
-  private static ExecutionReceipt readReceipt(ResultSet row) throws SQLException {
+  private static EffectReceipt readReceipt(ResultSet row) throws SQLException {
     String code = row.getString("error_code");
     NormalizedError error = code == null ? null
         : new NormalizedError(NormalizedErrorCode.valueOf(code), row.getString("error_message"), null);
     String evidenceRef = row.getString("confirmation_evidence_ref");
-    return new ExecutionReceipt(new ExecutionId(row.getString("execution_id")),
+    return new EffectReceipt(new ExecutionId(row.getString("execution_id")),
         new OrganizationId(row.getString("organization_id")), new ConnectionId(row.getString("connection_id")),
-        ExecutionState.valueOf(row.getString("final_state")), error, Micros.read(row, "recorded_at"),
+        EffectState.valueOf(row.getString("final_state")), error, Micros.read(row, "recorded_at"),
         Micros.read(row, "dispatch_started_at"), Micros.read(row, "resolved_at"),
         evidenceRef == null ? null : new ConfirmationEvidenceRef(evidenceRef),
         row.getString("reconciliation_evidence"), Micros.read(row, "resolves_ambiguous_recorded_at"),

@@ -1,6 +1,5 @@
 package io.zeocore.connections.store;
 
-import io.zeocore.connections.ConnectionStoreException;
 import java.sql.SQLException;
 import java.util.Map;
 import java.util.regex.Matcher;

@@ -1,19 +1,19 @@
 package io.zeocore.connections.admission;
 
-import static io.zeocore.connections.ContractFixtures.*;
+import static io.zeocore.connections.contract.ContractFixtures.*;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.zeocore.capability.EffectKind;
-import io.zeocore.connections.BusinessOperation;
-import io.zeocore.connections.Connection;
-import io.zeocore.connections.ConnectorId;
-import io.zeocore.connections.ConnectorRevision;
-import io.zeocore.connections.ConnectorRevisionId;
-import io.zeocore.connections.IdempotencyMode;
-import io.zeocore.connections.OperationId;
-import io.zeocore.connections.RiskClass;
+import io.zeocore.connections.contract.EffectKind;
+import io.zeocore.connections.contract.BusinessOperation;
+import io.zeocore.connections.contract.Connection;
+import io.zeocore.connections.contract.ConnectorId;
+import io.zeocore.connections.contract.ConnectorRevision;
+import io.zeocore.connections.contract.ConnectorRevisionId;
+import io.zeocore.connections.contract.IdempotencyMode;
+import io.zeocore.connections.contract.OperationId;
+import io.zeocore.connections.contract.RiskClass;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -297,7 +297,7 @@ class ConnectorAdmissionTest {
 
     private Connection connection(ConnectorId connector, ConnectorRevisionId pinned, List<OperationId> exposed,
         List<String> scopes) {
-      Connection c = io.zeocore.connections.ContractFixtures.connection();
+      Connection c = io.zeocore.connections.contract.ContractFixtures.connection();
       return new Connection(c.connectionId(), c.organizationId(), connector, pinned, "app", "acct", List.of(), scopes,
           exposed, c.secretHandle(), c.status(), c.health(), c.createdAt(), null, null);
     }

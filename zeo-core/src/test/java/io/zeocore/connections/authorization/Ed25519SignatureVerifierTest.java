@@ -1,11 +1,11 @@
 package io.zeocore.connections.authorization;
 
-import static io.zeocore.connections.ContractFixtures.authorization;
+import static io.zeocore.connections.contract.ContractFixtures.authorization;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.zeocore.connections.EffectAuthorization;
-import io.zeocore.connections.IdempotencyKey;
+import io.zeocore.connections.contract.EffectAuthorization;
+import io.zeocore.connections.contract.IdempotencyKey;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.security.PublicKey;

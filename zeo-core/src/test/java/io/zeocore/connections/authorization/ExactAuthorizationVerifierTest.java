@@ -1,20 +1,19 @@
 package io.zeocore.connections.authorization;
 
-import static io.zeocore.connections.AuthorizationRefusalReason.*;
+import static io.zeocore.connections.contract.AuthorizationRefusalReason.*;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.zeocore.connections.AuthorizationId;
-import io.zeocore.connections.AuthorizationNonceLookup;
-import io.zeocore.connections.AuthorizationRefusalReason;
-import io.zeocore.connections.AuthorizationVerdict;
-import io.zeocore.connections.ConnectionId;
-import io.zeocore.connections.ConnectorRevisionId;
-import io.zeocore.connections.Digests;
-import io.zeocore.connections.EffectAuthorization;
-import io.zeocore.connections.IdempotencyKey;
-import io.zeocore.connections.OperationId;
-import io.zeocore.connections.OrganizationId;
+import io.zeocore.connections.contract.AuthorizationId;
+import io.zeocore.connections.contract.AuthorizationRefusalReason;
+import io.zeocore.connections.contract.AuthorizationVerdict;
+import io.zeocore.connections.contract.ConnectionId;
+import io.zeocore.connections.contract.ConnectorRevisionId;
+import io.zeocore.connections.contract.Digests;
+import io.zeocore.connections.contract.EffectAuthorization;
+import io.zeocore.connections.contract.IdempotencyKey;
+import io.zeocore.connections.contract.OperationId;
+import io.zeocore.connections.contract.OrganizationId;
 import java.nio.charset.StandardCharsets;
 import java.security.KeyPair;
 import java.time.Duration;

@@ -1,27 +1,27 @@
 package io.zeocore.connections.custody;
 
-import static io.zeocore.connections.ContractFixtures.BODY;
-import static io.zeocore.connections.ContractFixtures.CONNECTION;
-import static io.zeocore.connections.ContractFixtures.CREATE_REFUND;
-import static io.zeocore.connections.ContractFixtures.EXECUTION;
-import static io.zeocore.connections.ContractFixtures.KEY;
-import static io.zeocore.connections.ContractFixtures.ORG;
-import static io.zeocore.connections.ContractFixtures.REVISION;
+import static io.zeocore.connections.contract.ContractFixtures.BODY;
+import static io.zeocore.connections.contract.ContractFixtures.CONNECTION;
+import static io.zeocore.connections.contract.ContractFixtures.CREATE_REFUND;
+import static io.zeocore.connections.contract.ContractFixtures.EXECUTION;
+import static io.zeocore.connections.contract.ContractFixtures.KEY;
+import static io.zeocore.connections.contract.ContractFixtures.ORG;
+import static io.zeocore.connections.contract.ContractFixtures.REVISION;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpServer;
-import io.zeocore.connections.Digests;
-import io.zeocore.connections.EffectExecutionResult;
-import io.zeocore.connections.EffectListener;
-import io.zeocore.connections.EffectOrchestrator;
-import io.zeocore.connections.EffectWorld;
-import io.zeocore.connections.Execution;
-import io.zeocore.connections.ExecutionReceipt;
-import io.zeocore.connections.ExecutionState;
-import io.zeocore.connections.NormalizedError;
-import io.zeocore.connections.NormalizedErrorCode;
-import io.zeocore.connections.ReconciliationResult;
-import io.zeocore.connections.SecretRef;
+import io.zeocore.connections.contract.Digests;
+import io.zeocore.connections.effect.EffectExecutionResult;
+import io.zeocore.connections.effect.EffectListener;
+import io.zeocore.connections.effect.EffectOrchestrator;
+import io.zeocore.connections.effect.EffectWorld;
+import io.zeocore.connections.contract.EffectExecution;
+import io.zeocore.connections.contract.EffectReceipt;
+import io.zeocore.connections.contract.EffectState;
+import io.zeocore.connections.contract.NormalizedError;
+import io.zeocore.connections.contract.NormalizedErrorCode;
+import io.zeocore.connections.effect.ReconciliationResult;
+import io.zeocore.connections.contract.SecretRef;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
@@ -91,12 +91,12 @@ class CustodyEndToEndTest {
     orchestrator = EffectOrchestrator.builder(world.store, world.verifier).clock(EffectWorld.fixedClock())
         .listener(new EffectListener() {
           @Override
-          public void transitionRecorded(Execution execution, ExecutionState previousState) {
+          public void transitionRecorded(EffectExecution execution, EffectState previousState) {
             events.add(execution.toString());
           }
 
           @Override
-          public void receiptRecorded(ExecutionReceipt receipt) {
+          public void receiptRecorded(EffectReceipt receipt) {
             events.add(receipt.toString());
           }
         }).build();
@@ -160,14 +160,14 @@ class CustodyEndToEndTest {
       log = stderr.text();
     }
 
-    assertThat(result.state()).isEqualTo(ExecutionState.SUCCEEDED);
+    assertThat(result.state()).isEqualTo(EffectState.SUCCEEDED);
     assertThat(bearersSeen).containsExactly("POST Bearer " + SECRET, "GET Bearer " + SECRET);
-    assertThat(world.store.getExecutionHistory(ORG, EXECUTION)).extracting(Execution::state).containsExactly(
-        ExecutionState.CREATED, ExecutionState.AUTHORIZATION_VERIFIED, ExecutionState.PREPARED,
-        ExecutionState.DISPATCH_STARTED, ExecutionState.AMBIGUOUS, ExecutionState.SUCCEEDED);
-    List<ExecutionReceipt> receipts = world.store.getReceiptsForExecution(ORG, EXECUTION);
-    assertThat(receipts).extracting(ExecutionReceipt::finalState)
-        .containsExactly(ExecutionState.AMBIGUOUS, ExecutionState.SUCCEEDED);
+    assertThat(world.store.getExecutionHistory(ORG, EXECUTION)).extracting(EffectExecution::state).containsExactly(
+        EffectState.CREATED, EffectState.AUTHORIZATION_VERIFIED, EffectState.PREPARED,
+        EffectState.DISPATCH_STARTED, EffectState.AMBIGUOUS, EffectState.SUCCEEDED);
+    List<EffectReceipt> receipts = world.store.getReceiptsForExecution(ORG, EXECUTION);
+    assertThat(receipts).extracting(EffectReceipt::finalState)
+        .containsExactly(EffectState.AMBIGUOUS, EffectState.SUCCEEDED);
     assertThat(secrets.outstandingLeases()).isZero();
 
     assertThat(result.toString() + receipts + String.join("\n", events)).doesNotContain(SECRET);
@@ -200,13 +200,13 @@ class CustodyEndToEndTest {
           return ReconciliationResult.unresolved("e".repeat(64));
         });
 
-    assertThat(result.state()).isEqualTo(ExecutionState.FAILED_SAFE);
+    assertThat(result.state()).isEqualTo(EffectState.FAILED_SAFE);
     assertThat(providerRequests).hasValue(0);
     assertThat(reconciliations).hasValue(0);
-    assertThat(world.store.getExecutionHistory(ORG, EXECUTION)).extracting(Execution::state)
-        .endsWith(ExecutionState.DISPATCH_STARTED, ExecutionState.FAILED_SAFE);
+    assertThat(world.store.getExecutionHistory(ORG, EXECUTION)).extracting(EffectExecution::state)
+        .endsWith(EffectState.DISPATCH_STARTED, EffectState.FAILED_SAFE);
     assertThat(world.store.getReceiptsForExecution(ORG, EXECUTION)).singleElement().satisfies(receipt -> {
-      assertThat(receipt.finalState()).isEqualTo(ExecutionState.FAILED_SAFE);
+      assertThat(receipt.finalState()).isEqualTo(EffectState.FAILED_SAFE);
       assertThat(receipt.normalizedError()).isEqualTo(new NormalizedError(
           NormalizedErrorCode.CONNECTION_REPAIR_REQUIRED, "dispatch did not start: CUSTODY_NOT_FOUND"));
     });

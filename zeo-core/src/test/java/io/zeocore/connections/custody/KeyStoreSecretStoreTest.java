@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
-import io.zeocore.connections.Digests;
-import io.zeocore.connections.OrganizationId;
-import io.zeocore.connections.SecretRef;
+import io.zeocore.connections.contract.Digests;
+import io.zeocore.connections.contract.OrganizationId;
+import io.zeocore.connections.contract.SecretRef;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

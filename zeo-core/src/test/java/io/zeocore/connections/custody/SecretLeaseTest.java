@@ -3,8 +3,8 @@ package io.zeocore.connections.custody;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.zeocore.connections.OrganizationId;
-import io.zeocore.connections.SecretRef;
+import io.zeocore.connections.contract.OrganizationId;
+import io.zeocore.connections.contract.SecretRef;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;

@@ -1,41 +1,37 @@
 package io.zeocore.connections.store;
 
-import static io.zeocore.connections.ContractFixtures.CONNECTION;
-import static io.zeocore.connections.ContractFixtures.CREATE_REFUND;
-import static io.zeocore.connections.ContractFixtures.EXECUTION;
-import static io.zeocore.connections.ContractFixtures.HEX;
-import static io.zeocore.connections.ContractFixtures.KEY;
-import static io.zeocore.connections.ContractFixtures.ORG;
-import static io.zeocore.connections.ContractFixtures.REVISION;
-import static io.zeocore.connections.ContractFixtures.SECRET_HANDLE;
-import static io.zeocore.connections.ContractFixtures.T;
+import static io.zeocore.connections.contract.ContractFixtures.CONNECTION;
+import static io.zeocore.connections.contract.ContractFixtures.CREATE_REFUND;
+import static io.zeocore.connections.contract.ContractFixtures.EXECUTION;
+import static io.zeocore.connections.contract.ContractFixtures.HEX;
+import static io.zeocore.connections.contract.ContractFixtures.KEY;
+import static io.zeocore.connections.contract.ContractFixtures.ORG;
+import static io.zeocore.connections.contract.ContractFixtures.REVISION;
+import static io.zeocore.connections.contract.ContractFixtures.SECRET_HANDLE;
+import static io.zeocore.connections.contract.ContractFixtures.T;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.zeocore.connections.AuthorizationId;
-import io.zeocore.connections.ConfirmationEvidence;
-import io.zeocore.connections.ConfirmationEvidenceRef;
-import io.zeocore.connections.Connection;
-import io.zeocore.connections.ConnectionStatus;
-import io.zeocore.connections.ConnectionStoreException;
-import io.zeocore.connections.ContractFixtures;
-import io.zeocore.connections.ConnectorRevision;
-import io.zeocore.connections.Digests;
-import io.zeocore.connections.Execution;
-import io.zeocore.connections.ExecutionClaim;
-import io.zeocore.connections.ExecutionId;
-import io.zeocore.connections.ExecutionReceipt;
-import io.zeocore.connections.ExecutionState;
-import io.zeocore.connections.IdempotencyKey;
-import io.zeocore.connections.NormalizedError;
-import io.zeocore.connections.NormalizedErrorCode;
-import io.zeocore.connections.ObservationClaim;
-import io.zeocore.connections.ObservationId;
-import io.zeocore.connections.ObservationReceipt;
-import io.zeocore.connections.ObservationRecord;
-import io.zeocore.connections.ObservationState;
-import io.zeocore.connections.OrganizationId;
-import io.zeocore.connections.RecoveryCandidate;
+import io.zeocore.connections.contract.AuthorizationId;
+import io.zeocore.connections.contract.ConfirmationEvidence;
+import io.zeocore.connections.contract.ConfirmationEvidenceRef;
+import io.zeocore.connections.contract.Connection;
+import io.zeocore.connections.contract.ConnectionStatus;
+import io.zeocore.connections.contract.ContractFixtures;
+import io.zeocore.connections.contract.ConnectorRevision;
+import io.zeocore.connections.contract.Digests;
+import io.zeocore.connections.contract.EffectExecution;
+import io.zeocore.connections.contract.ExecutionId;
+import io.zeocore.connections.contract.EffectReceipt;
+import io.zeocore.connections.contract.EffectState;
+import io.zeocore.connections.contract.IdempotencyKey;
+import io.zeocore.connections.contract.NormalizedError;
+import io.zeocore.connections.contract.NormalizedErrorCode;
+import io.zeocore.connections.contract.ObservationId;
+import io.zeocore.connections.contract.ObservationReceipt;
+import io.zeocore.connections.contract.ObservationRecord;
+import io.zeocore.connections.contract.ObservationState;
+import io.zeocore.connections.contract.OrganizationId;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -73,25 +69,25 @@ abstract class AbstractJdbcConnectionStoreTest {
   }
 
   /** CREATED at T+1µs, then one snapshot per state, each 1µs later. */
-  static List<Execution> chain(ExecutionId id, IdempotencyKey key, ExecutionState... states) {
+  static List<EffectExecution> chain(ExecutionId id, IdempotencyKey key, EffectState... states) {
     Instant created = T.plus(1, ChronoUnit.MICROS);
-    Execution current = new Execution(id, ORG, CONNECTION, REVISION, CREATE_REFUND, new AuthorizationId("auth-" + id),
-        key, "sha256:" + "b".repeat(64), Digests.requestDigest(ContractFixtures.BODY), ExecutionState.CREATED,
+    EffectExecution current = new EffectExecution(id, ORG, CONNECTION, REVISION, CREATE_REFUND, new AuthorizationId("auth-" + id),
+        key, "sha256:" + "b".repeat(64), Digests.requestDigest(ContractFixtures.BODY), EffectState.CREATED,
         created, created, null);
-    List<Execution> snapshots = new ArrayList<>(List.of(current));
-    for (ExecutionState state : states) {
+    List<EffectExecution> snapshots = new ArrayList<>(List.of(current));
+    for (EffectState state : states) {
       current = current.transitionTo(state, current.updatedAt().plus(1, ChronoUnit.MICROS));
       snapshots.add(current);
     }
     return snapshots;
   }
 
-  static List<Execution> toDispatchStarted(ExecutionId id, IdempotencyKey key) {
-    return chain(id, key, ExecutionState.AUTHORIZATION_VERIFIED, ExecutionState.PREPARED,
-        ExecutionState.DISPATCH_STARTED);
+  static List<EffectExecution> toDispatchStarted(ExecutionId id, IdempotencyKey key) {
+    return chain(id, key, EffectState.AUTHORIZATION_VERIFIED, EffectState.PREPARED,
+        EffectState.DISPATCH_STARTED);
   }
 
-  static Execution last(List<Execution> snapshots) {
+  static EffectExecution last(List<EffectExecution> snapshots) {
     return snapshots.get(snapshots.size() - 1);
   }
 
@@ -131,8 +127,8 @@ abstract class AbstractJdbcConnectionStoreTest {
 
   @Test
   void aClaimWritesTheNonceTheExecutionAndEverySnapshotInOneTransaction() {
-    List<Execution> snapshots = toDispatchStarted(EXECUTION, KEY);
-    ExecutionClaim claim = store.claimExecution(ORG, "nonce-1", snapshots);
+    List<EffectExecution> snapshots = toDispatchStarted(EXECUTION, KEY);
+    EffectClaim claim = store.claimExecution(ORG, "nonce-1", snapshots);
 
     assertThat(claim.claimed()).isTrue();
     assertThat(claim.execution()).isEqualTo(last(snapshots));
@@ -148,14 +144,14 @@ abstract class AbstractJdbcConnectionStoreTest {
 
   @Test
   void aLosingClaimWritesNothingAndReturnsTheWinner() {
-    List<Execution> winner = toDispatchStarted(EXECUTION, KEY);
+    List<EffectExecution> winner = toDispatchStarted(EXECUTION, KEY);
     store.claimExecution(ORG, "nonce-1", winner);
 
-    ExecutionClaim sameNonce = store.claimExecution(ORG, "nonce-1", toDispatchStarted(new ExecutionId("exec-2"), KEY));
+    EffectClaim sameNonce = store.claimExecution(ORG, "nonce-1", toDispatchStarted(new ExecutionId("exec-2"), KEY));
     assertThat(sameNonce.claimed()).isFalse();
     assertThat(sameNonce.execution()).isEqualTo(last(winner));
 
-    ExecutionClaim sameIdentity = store.claimExecution(ORG, "nonce-2",
+    EffectClaim sameIdentity = store.claimExecution(ORG, "nonce-2",
         toDispatchStarted(new ExecutionId("exec-3"), KEY));
     assertThat(sameIdentity.claimed()).isFalse();
     assertThat(sameIdentity.execution().executionId()).isEqualTo(EXECUTION);
@@ -172,9 +168,9 @@ abstract class AbstractJdbcConnectionStoreTest {
   @Test
   void theSameIdempotencyIdentityCoexistsInTwoOrganizations() {
     store.claimExecution(ORG, "nonce-1", toDispatchStarted(EXECUTION, KEY));
-    List<Execution> other = new ArrayList<>();
-    for (Execution e : toDispatchStarted(EXECUTION, KEY)) {
-      other.add(new Execution(e.executionId(), OTHER_ORG, e.connectionId(), e.connectorRevision(), e.operationId(),
+    List<EffectExecution> other = new ArrayList<>();
+    for (EffectExecution e : toDispatchStarted(EXECUTION, KEY)) {
+      other.add(new EffectExecution(e.executionId(), OTHER_ORG, e.connectionId(), e.connectorRevision(), e.operationId(),
           e.authorizationId(), e.idempotencyKey(), e.authorizationDigest(), e.requestDigest(), e.state(),
           e.createdAt(), e.updatedAt(), e.completedAt()));
     }
@@ -183,17 +179,17 @@ abstract class AbstractJdbcConnectionStoreTest {
 
   @Test
   void refusesMalformedSnapshotChainsBeforeWriting() {
-    List<Execution> skipping = chain(EXECUTION, KEY, ExecutionState.AUTHORIZATION_VERIFIED);
-    Execution created = skipping.get(0);
+    List<EffectExecution> skipping = chain(EXECUTION, KEY, EffectState.AUTHORIZATION_VERIFIED);
+    EffectExecution created = skipping.get(0);
     assertThatThrownBy(() -> store.claimExecution(ORG, "n", List.of(skipping.get(1))))
         .hasMessage("claimed execution must start at CREATED");
     assertThatThrownBy(() -> store.claimExecution(ORG, "n", List.of(created,
-        new Execution(created.executionId(), ORG, CONNECTION, REVISION, CREATE_REFUND, created.authorizationId(), KEY,
-            created.authorizationDigest(), created.requestDigest(), ExecutionState.PREPARED, created.createdAt(),
+        new EffectExecution(created.executionId(), ORG, CONNECTION, REVISION, CREATE_REFUND, created.authorizationId(), KEY,
+            created.authorizationDigest(), created.requestDigest(), EffectState.PREPARED, created.createdAt(),
             created.updatedAt().plusSeconds(1), null))))
         .hasMessage("transition is not allowed");
     assertThatThrownBy(() -> store.claimExecution(ORG, "n", List.of(created,
-        created.transitionTo(ExecutionState.AUTHORIZATION_VERIFIED, created.updatedAt()))))
+        created.transitionTo(EffectState.AUTHORIZATION_VERIFIED, created.updatedAt()))))
         .hasMessage("snapshot timestamps must strictly increase");
     assertThatThrownBy(() -> store.claimExecution(OTHER_ORG, "n", skipping))
         .hasMessage("execution organization mismatch");
@@ -202,13 +198,13 @@ abstract class AbstractJdbcConnectionStoreTest {
 
   @Test
   void aSuccessfulOutcomeStoresEvidenceTheSnapshotAndTheReceiptTogether() {
-    List<Execution> claimed = toDispatchStarted(EXECUTION, KEY);
+    List<EffectExecution> claimed = toDispatchStarted(EXECUTION, KEY);
     store.claimExecution(ORG, "nonce-1", claimed);
-    Execution started = last(claimed);
+    EffectExecution started = last(claimed);
     Instant completed = started.updatedAt().plus(1, ChronoUnit.MICROS);
-    Execution succeeded = started.transitionTo(ExecutionState.SUCCEEDED, completed);
+    EffectExecution succeeded = started.transitionTo(EffectState.SUCCEEDED, completed);
     ConfirmationEvidence evidence = store.newConfirmationEvidence(ORG, EXECUTION, completed, HEX);
-    ExecutionReceipt receipt = new ExecutionReceipt(EXECUTION, ORG, CONNECTION, ExecutionState.SUCCEEDED, null,
+    EffectReceipt receipt = new EffectReceipt(EXECUTION, ORG, CONNECTION, EffectState.SUCCEEDED, null,
         completed, started.updatedAt(), null, evidence.evidenceRef(), null, null, null);
 
     store.commitOutcome(ORG, succeeded, receipt, evidence);
@@ -220,24 +216,24 @@ abstract class AbstractJdbcConnectionStoreTest {
     assertThat(store.getConfirmationEvidence(OTHER_ORG, evidence.evidenceRef())).isEmpty();
     assertThat(store.getEvidenceReferencesForExecution(ORG, EXECUTION)).containsExactly(evidence.evidenceRef());
     assertThat(store.getReceiptsForExecution(OTHER_ORG, EXECUTION)).isEmpty();
-    assertThat(store.getExecutionHistory(ORG, EXECUTION)).extracting(Execution::state)
-        .containsExactly(ExecutionState.CREATED, ExecutionState.AUTHORIZATION_VERIFIED, ExecutionState.PREPARED,
-            ExecutionState.DISPATCH_STARTED, ExecutionState.SUCCEEDED);
+    assertThat(store.getExecutionHistory(ORG, EXECUTION)).extracting(EffectExecution::state)
+        .containsExactly(EffectState.CREATED, EffectState.AUTHORIZATION_VERIFIED, EffectState.PREPARED,
+            EffectState.DISPATCH_STARTED, EffectState.SUCCEEDED);
   }
 
   @Test
   void anOutcomeIsACompareAndSetOnTheStateTheReceiptImplies() {
-    List<Execution> claimed = toDispatchStarted(EXECUTION, KEY);
+    List<EffectExecution> claimed = toDispatchStarted(EXECUTION, KEY);
     store.claimExecution(ORG, "nonce-1", claimed);
-    Execution started = last(claimed);
+    EffectExecution started = last(claimed);
     Instant ambiguousAt = started.updatedAt().plus(1, ChronoUnit.MICROS);
-    Execution ambiguous = started.transitionTo(ExecutionState.AMBIGUOUS, ambiguousAt);
+    EffectExecution ambiguous = started.transitionTo(EffectState.AMBIGUOUS, ambiguousAt);
     store.commitOutcome(ORG, ambiguous, ambiguityReceipt(ambiguousAt, started.updatedAt()));
 
     // a second process that still believes DISPATCH_STARTED cannot record its direct outcome over the ambiguity
     Instant later = ambiguousAt.plus(1, ChronoUnit.MICROS);
-    Execution failed = ambiguous.transitionTo(ExecutionState.FAILED_SAFE, later);
-    ExecutionReceipt direct = new ExecutionReceipt(EXECUTION, ORG, CONNECTION, ExecutionState.FAILED_SAFE,
+    EffectExecution failed = ambiguous.transitionTo(EffectState.FAILED_SAFE, later);
+    EffectReceipt direct = new EffectReceipt(EXECUTION, ORG, CONNECTION, EffectState.FAILED_SAFE,
         new NormalizedError(NormalizedErrorCode.FAILED_SAFE, "no effect"), later, started.updatedAt(), null, null,
         null, null, null);
     assertThatThrownBy(() -> store.commitOutcome(ORG, failed, direct))
@@ -245,30 +241,30 @@ abstract class AbstractJdbcConnectionStoreTest {
         .hasMessageContaining("execution state changed concurrently");
 
     // the resolution of that ambiguity is accepted, once
-    ExecutionReceipt resolving = new ExecutionReceipt(EXECUTION, ORG, CONNECTION, ExecutionState.FAILED_SAFE,
+    EffectReceipt resolving = new EffectReceipt(EXECUTION, ORG, CONNECTION, EffectState.FAILED_SAFE,
         new NormalizedError(NormalizedErrorCode.FAILED_SAFE, "no effect"), later, started.updatedAt(), later, null,
         HEX, ambiguousAt, null);
     store.commitOutcome(ORG, failed, resolving);
     assertThatThrownBy(() -> store.commitOutcome(ORG, failed, resolving))
         .hasMessageContaining("execution state changed concurrently");
-    assertThat(store.getReceiptsForExecution(ORG, EXECUTION)).extracting(ExecutionReceipt::finalState)
-        .containsExactly(ExecutionState.AMBIGUOUS, ExecutionState.FAILED_SAFE);
+    assertThat(store.getReceiptsForExecution(ORG, EXECUTION)).extracting(EffectReceipt::finalState)
+        .containsExactly(EffectState.AMBIGUOUS, EffectState.FAILED_SAFE);
   }
 
   @Test
   void aResolutionMustPointAtThePersistedAmbiguity() {
-    List<Execution> claimed = toDispatchStarted(EXECUTION, KEY);
+    List<EffectExecution> claimed = toDispatchStarted(EXECUTION, KEY);
     store.claimExecution(ORG, "nonce-1", claimed);
-    Execution started = last(claimed);
+    EffectExecution started = last(claimed);
     Instant ambiguousAt = started.updatedAt().plus(1, ChronoUnit.MICROS);
-    Execution ambiguous = started.transitionTo(ExecutionState.AMBIGUOUS, ambiguousAt);
+    EffectExecution ambiguous = started.transitionTo(EffectState.AMBIGUOUS, ambiguousAt);
     store.commitOutcome(ORG, ambiguous, ambiguityReceipt(ambiguousAt, started.updatedAt()));
     Instant later = ambiguousAt.plus(1, ChronoUnit.MICROS);
-    ExecutionReceipt wrongPointer = new ExecutionReceipt(EXECUTION, ORG, CONNECTION, ExecutionState.FAILED_SAFE,
+    EffectReceipt wrongPointer = new EffectReceipt(EXECUTION, ORG, CONNECTION, EffectState.FAILED_SAFE,
         new NormalizedError(NormalizedErrorCode.FAILED_SAFE, "no effect"), later, started.updatedAt(), later, null,
         HEX, started.updatedAt(), null);
 
-    assertThatThrownBy(() -> store.commitOutcome(ORG, ambiguous.transitionTo(ExecutionState.FAILED_SAFE, later),
+    assertThatThrownBy(() -> store.commitOutcome(ORG, ambiguous.transitionTo(EffectState.FAILED_SAFE, later),
         wrongPointer))
         .isInstanceOf(ConnectionStoreException.class)
         .hasMessage("resolving receipt does not reference persisted ambiguity");
@@ -277,13 +273,13 @@ abstract class AbstractJdbcConnectionStoreTest {
 
   @Test
   void attemptReceiptsAppendWithoutChangingState() {
-    List<Execution> claimed = toDispatchStarted(EXECUTION, KEY);
+    List<EffectExecution> claimed = toDispatchStarted(EXECUTION, KEY);
     store.claimExecution(ORG, "nonce-1", claimed);
-    Execution started = last(claimed);
+    EffectExecution started = last(claimed);
     Instant ambiguousAt = started.updatedAt().plus(1, ChronoUnit.MICROS);
-    store.commitOutcome(ORG, started.transitionTo(ExecutionState.AMBIGUOUS, ambiguousAt),
+    store.commitOutcome(ORG, started.transitionTo(EffectState.AMBIGUOUS, ambiguousAt),
         ambiguityReceipt(ambiguousAt, started.updatedAt()));
-    ExecutionReceipt attempt = new ExecutionReceipt(EXECUTION, ORG, CONNECTION, ExecutionState.AMBIGUOUS,
+    EffectReceipt attempt = new EffectReceipt(EXECUTION, ORG, CONNECTION, EffectState.AMBIGUOUS,
         new NormalizedError(NormalizedErrorCode.RESULT_AMBIGUOUS, "unresolved"), ambiguousAt.plusMillis(1),
         started.updatedAt(), null, null, null, null, HEX);
     store.saveReceipt(ORG, attempt);
@@ -295,16 +291,16 @@ abstract class AbstractJdbcConnectionStoreTest {
 
   @Test
   void receiptsAreCheckedAgainstTheExecution() {
-    List<Execution> claimed = toDispatchStarted(EXECUTION, KEY);
+    List<EffectExecution> claimed = toDispatchStarted(EXECUTION, KEY);
     store.claimExecution(ORG, "nonce-1", claimed);
     Instant at = last(claimed).updatedAt().plusMillis(1);
-    ExecutionReceipt ambiguous = ambiguityReceipt(at, last(claimed).updatedAt());
+    EffectReceipt ambiguous = ambiguityReceipt(at, last(claimed).updatedAt());
     assertThatThrownBy(() -> store.saveReceipt(ORG, ambiguous)).hasMessage("receipt state does not match execution");
     assertThatThrownBy(() -> store.saveReceipt(OTHER_ORG, ambiguous)).hasMessage("receipt organization mismatch");
-    ExecutionReceipt unknown = new ExecutionReceipt(new ExecutionId("nope"), ORG, CONNECTION,
-        ExecutionState.AMBIGUOUS, ambiguous.normalizedError(), at, at, null, null, null, null, null);
+    EffectReceipt unknown = new EffectReceipt(new ExecutionId("nope"), ORG, CONNECTION,
+        EffectState.AMBIGUOUS, ambiguous.normalizedError(), at, at, null, null, null, null, null);
     assertThatThrownBy(() -> store.saveReceipt(ORG, unknown)).hasMessage("receipt execution does not exist");
-    ExecutionReceipt withDetail = new ExecutionReceipt(EXECUTION, ORG, CONNECTION, ExecutionState.AMBIGUOUS,
+    EffectReceipt withDetail = new EffectReceipt(EXECUTION, ORG, CONNECTION, EffectState.AMBIGUOUS,
         new NormalizedError(NormalizedErrorCode.RESULT_AMBIGUOUS, "x", "provider said hello"), at, at, null, null,
         null, null, null);
     assertThatThrownBy(() -> store.saveReceipt(ORG, withDetail)).hasMessage("provider_detail is never persisted");
@@ -312,41 +308,41 @@ abstract class AbstractJdbcConnectionStoreTest {
 
   @Test
   void refusalsDoNotOccupyTheIdempotencyIdentityAndRecordingOneTwiceIsQuiet() {
-    List<Execution> refused = chain(EXECUTION, KEY, ExecutionState.REFUSED);
-    ExecutionReceipt receipt = refusalReceipt(EXECUTION, last(refused).updatedAt());
+    List<EffectExecution> refused = chain(EXECUTION, KEY, EffectState.REFUSED);
+    EffectReceipt receipt = refusalReceipt(EXECUTION, last(refused).updatedAt());
     store.recordRefusal(ORG, refused, receipt);
     store.recordRefusal(ORG, refused, receipt);
 
     assertThat(store.getExecution(ORG, EXECUTION)).contains(last(refused));
     assertThat(store.getReceiptsForExecution(ORG, EXECUTION)).containsExactly(receipt);
-    assertThat(store.getExecutionHistory(ORG, EXECUTION)).extracting(Execution::state)
-        .containsExactly(ExecutionState.CREATED, ExecutionState.REFUSED);
+    assertThat(store.getExecutionHistory(ORG, EXECUTION)).extracting(EffectExecution::state)
+        .containsExactly(EffectState.CREATED, EffectState.REFUSED);
     assertThat(store.getExecutionByIdempotency(ORG, CONNECTION, REVISION, CREATE_REFUND, KEY)).isEmpty();
 
-    ExecutionClaim claim = store.claimExecution(ORG, "nonce-1", toDispatchStarted(new ExecutionId("exec-2"), KEY));
+    EffectClaim claim = store.claimExecution(ORG, "nonce-1", toDispatchStarted(new ExecutionId("exec-2"), KEY));
     assertThat(claim.claimed()).isTrue();
-    store.recordRefusal(ORG, chain(new ExecutionId("exec-3"), KEY, ExecutionState.REFUSED),
+    store.recordRefusal(ORG, chain(new ExecutionId("exec-3"), KEY, EffectState.REFUSED),
         refusalReceipt(new ExecutionId("exec-3"), last(refused).updatedAt()));
-    assertThat(store.getExecution(ORG, new ExecutionId("exec-3"))).map(Execution::state)
-        .contains(ExecutionState.REFUSED);
+    assertThat(store.getExecution(ORG, new ExecutionId("exec-3"))).map(EffectExecution::state)
+        .contains(EffectState.REFUSED);
   }
 
   @Test
   void saveExecutionInsertsAtCreatedAndAdvancesAlongEdgesOnly() {
-    List<Execution> snapshots = chain(EXECUTION, KEY, ExecutionState.AUTHORIZATION_VERIFIED);
+    List<EffectExecution> snapshots = chain(EXECUTION, KEY, EffectState.AUTHORIZATION_VERIFIED);
     assertThatThrownBy(() -> store.saveExecution(ORG, snapshots.get(1)))
         .hasMessage("first persisted state must be CREATED");
     store.saveExecution(ORG, snapshots.get(0));
     store.saveExecution(ORG, snapshots.get(1));
-    Execution back = snapshots.get(1);
+    EffectExecution back = snapshots.get(1);
     assertThatThrownBy(() -> store.saveExecution(ORG, back)).hasMessage("transition is not allowed");
-    Execution early = new Execution(EXECUTION, ORG, CONNECTION, REVISION, CREATE_REFUND, back.authorizationId(), KEY,
-        back.authorizationDigest(), back.requestDigest(), ExecutionState.PREPARED, back.createdAt(),
+    EffectExecution early = new EffectExecution(EXECUTION, ORG, CONNECTION, REVISION, CREATE_REFUND, back.authorizationId(), KEY,
+        back.authorizationDigest(), back.requestDigest(), EffectState.PREPARED, back.createdAt(),
         back.createdAt(), null);
     assertThatThrownBy(() -> store.saveExecution(ORG, early)).hasMessage("updated_at must be monotonic");
-    Execution otherIdentity = new Execution(EXECUTION, ORG, CONNECTION, REVISION, CREATE_REFUND,
+    EffectExecution otherIdentity = new EffectExecution(EXECUTION, ORG, CONNECTION, REVISION, CREATE_REFUND,
         new AuthorizationId("forged"), KEY, back.authorizationDigest(), back.requestDigest(),
-        ExecutionState.PREPARED, back.createdAt(), back.updatedAt().plusSeconds(1), null);
+        EffectState.PREPARED, back.createdAt(), back.updatedAt().plusSeconds(1), null);
     assertThatThrownBy(() -> store.saveExecution(ORG, otherIdentity)).hasMessage("execution identity is immutable");
     assertThat(store.getExecutionHistory(ORG, EXECUTION)).containsExactlyElementsOf(snapshots);
   }
@@ -426,17 +422,17 @@ abstract class AbstractJdbcConnectionStoreTest {
 
   @Test
   void recoveryFindsStaleDispatchesThenAmbiguitiesAcrossOrganizations() {
-    List<Execution> stale = toDispatchStarted(EXECUTION, KEY);
+    List<EffectExecution> stale = toDispatchStarted(EXECUTION, KEY);
     store.claimExecution(ORG, "n1", stale);
-    List<Execution> ambiguous = toDispatchStarted(new ExecutionId("exec-2"), new IdempotencyKey("k2"));
+    List<EffectExecution> ambiguous = toDispatchStarted(new ExecutionId("exec-2"), new IdempotencyKey("k2"));
     store.claimExecution(ORG, "n2", ambiguous);
-    Execution started = last(ambiguous);
+    EffectExecution started = last(ambiguous);
     Instant ambiguousAt = started.updatedAt().plus(1, ChronoUnit.MICROS);
-    store.commitOutcome(ORG, started.transitionTo(ExecutionState.AMBIGUOUS, ambiguousAt),
-        new ExecutionReceipt(started.executionId(), ORG, CONNECTION, ExecutionState.AMBIGUOUS,
+    store.commitOutcome(ORG, started.transitionTo(EffectState.AMBIGUOUS, ambiguousAt),
+        new EffectReceipt(started.executionId(), ORG, CONNECTION, EffectState.AMBIGUOUS,
             new NormalizedError(NormalizedErrorCode.RESULT_AMBIGUOUS, "unknown"), ambiguousAt, started.updatedAt(),
             null, null, null, null, null));
-    store.saveReceipt(ORG, new ExecutionReceipt(started.executionId(), ORG, CONNECTION, ExecutionState.AMBIGUOUS,
+    store.saveReceipt(ORG, new EffectReceipt(started.executionId(), ORG, CONNECTION, EffectState.AMBIGUOUS,
         new NormalizedError(NormalizedErrorCode.RESULT_AMBIGUOUS, "unresolved"), ambiguousAt.plusSeconds(1),
         started.updatedAt(), null, null, null, null, HEX));
 
@@ -454,13 +450,13 @@ abstract class AbstractJdbcConnectionStoreTest {
   @Test
   void countsExecutionsByStateAcrossOrganizationsAndReportsTheSchemaVersion() {
     store.claimExecution(ORG, "n1", toDispatchStarted(EXECUTION, KEY));
-    store.recordRefusal(ORG, chain(new ExecutionId("r1"), KEY, ExecutionState.REFUSED),
+    store.recordRefusal(ORG, chain(new ExecutionId("r1"), KEY, EffectState.REFUSED),
         refusalReceipt(new ExecutionId("r1"), T.plusSeconds(1)));
 
-    Map<ExecutionState, Long> counts = store.executionCountsByState();
-    assertThat(counts).hasSize(ExecutionState.values().length)
-        .containsEntry(ExecutionState.DISPATCH_STARTED, 1L).containsEntry(ExecutionState.REFUSED, 1L)
-        .containsEntry(ExecutionState.SUCCEEDED, 0L);
+    Map<EffectState, Long> counts = store.executionCountsByState();
+    assertThat(counts).hasSize(EffectState.values().length)
+        .containsEntry(EffectState.DISPATCH_STARTED, 1L).containsEntry(EffectState.REFUSED, 1L)
+        .containsEntry(EffectState.SUCCEEDED, 0L);
 
     StoreInfo info = store.info();
     assertThat(info.reachable()).isTrue();
@@ -469,14 +465,14 @@ abstract class AbstractJdbcConnectionStoreTest {
     assertThat(info.failure()).isNull();
   }
 
-  static ExecutionReceipt ambiguityReceipt(Instant at, Instant dispatchStartedAt) {
-    return new ExecutionReceipt(EXECUTION, ORG, CONNECTION, ExecutionState.AMBIGUOUS,
+  static EffectReceipt ambiguityReceipt(Instant at, Instant dispatchStartedAt) {
+    return new EffectReceipt(EXECUTION, ORG, CONNECTION, EffectState.AMBIGUOUS,
         new NormalizedError(NormalizedErrorCode.RESULT_AMBIGUOUS, "dispatch started but outcome unknown"), at,
         dispatchStartedAt, null, null, null, null, null);
   }
 
-  static ExecutionReceipt refusalReceipt(ExecutionId id, Instant at) {
-    return new ExecutionReceipt(id, ORG, CONNECTION, ExecutionState.REFUSED,
+  static EffectReceipt refusalReceipt(ExecutionId id, Instant at) {
+    return new EffectReceipt(id, ORG, CONNECTION, EffectState.REFUSED,
         new NormalizedError(NormalizedErrorCode.REQUEST_REFUSED, "authorization refused: EXPIRED"), at, null, null,
         null, null, null, null);
   }

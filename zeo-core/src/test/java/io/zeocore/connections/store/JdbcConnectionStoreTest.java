@@ -1,12 +1,12 @@
 package io.zeocore.connections.store;
 
-import static io.zeocore.connections.ContractFixtures.EXECUTION;
-import static io.zeocore.connections.ContractFixtures.KEY;
-import static io.zeocore.connections.ContractFixtures.ORG;
+import static io.zeocore.connections.contract.ContractFixtures.EXECUTION;
+import static io.zeocore.connections.contract.ContractFixtures.KEY;
+import static io.zeocore.connections.contract.ContractFixtures.ORG;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.zeocore.connections.Execution;
+import io.zeocore.connections.contract.EffectExecution;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -63,7 +63,7 @@ class JdbcConnectionStoreTest extends AbstractJdbcConnectionStoreTest {
     try (JdbcConnectionStore appStore = JdbcConnectionStore.forDataSource(dataSource)) {
       assertThat(appStore.dialect()).isEqualTo(Dialect.SQLITE);
       assertThat(appStore.databaseFile()).isEmpty();
-      List<Execution> snapshots = toDispatchStarted(EXECUTION, KEY);
+      List<EffectExecution> snapshots = toDispatchStarted(EXECUTION, KEY);
       assertThat(appStore.claimExecution(ORG, "n1", snapshots).claimed()).isTrue();
       assertThat(appStore.claimExecution(ORG, "n1", snapshots).claimed()).isFalse();
       assertThat(appStore.getExecutionHistory(ORG, EXECUTION)).containsExactlyElementsOf(snapshots);

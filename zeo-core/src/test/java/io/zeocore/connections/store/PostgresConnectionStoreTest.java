@@ -1,26 +1,24 @@
 package io.zeocore.connections.store;
 
-import static io.zeocore.connections.ContractFixtures.CONNECTION;
-import static io.zeocore.connections.ContractFixtures.CREATE_REFUND;
-import static io.zeocore.connections.ContractFixtures.EXECUTION;
-import static io.zeocore.connections.ContractFixtures.HEX;
-import static io.zeocore.connections.ContractFixtures.KEY;
-import static io.zeocore.connections.ContractFixtures.ORG;
-import static io.zeocore.connections.ContractFixtures.REVISION;
+import static io.zeocore.connections.contract.ContractFixtures.CONNECTION;
+import static io.zeocore.connections.contract.ContractFixtures.CREATE_REFUND;
+import static io.zeocore.connections.contract.ContractFixtures.EXECUTION;
+import static io.zeocore.connections.contract.ContractFixtures.HEX;
+import static io.zeocore.connections.contract.ContractFixtures.KEY;
+import static io.zeocore.connections.contract.ContractFixtures.ORG;
+import static io.zeocore.connections.contract.ContractFixtures.REVISION;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.zeocore.connections.ConfirmationEvidence;
-import io.zeocore.connections.ConnectionStoreException;
-import io.zeocore.connections.ConnectorRevision;
-import io.zeocore.connections.ContractFixtures;
-import io.zeocore.connections.Execution;
-import io.zeocore.connections.ExecutionClaim;
-import io.zeocore.connections.ExecutionId;
-import io.zeocore.connections.ExecutionReceipt;
-import io.zeocore.connections.ExecutionState;
-import io.zeocore.connections.NormalizedError;
-import io.zeocore.connections.NormalizedErrorCode;
+import io.zeocore.connections.contract.ConfirmationEvidence;
+import io.zeocore.connections.contract.ConnectorRevision;
+import io.zeocore.connections.contract.ContractFixtures;
+import io.zeocore.connections.contract.EffectExecution;
+import io.zeocore.connections.contract.ExecutionId;
+import io.zeocore.connections.contract.EffectReceipt;
+import io.zeocore.connections.contract.EffectState;
+import io.zeocore.connections.contract.NormalizedError;
+import io.zeocore.connections.contract.NormalizedErrorCode;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -103,7 +101,7 @@ class PostgresConnectionStoreTest extends AbstractJdbcConnectionStoreTest {
       assertThat(byUrl.getExecution(ORG, EXECUTION)).contains(last(toDispatchStarted(EXECUTION, KEY)));
       assertThat(detected.dialect()).isEqualTo(Dialect.POSTGRESQL);
       assertThat(detected.info().schemaVersion()).isEqualTo("2");
-      assertThat(detected.executionCountsByState()).containsEntry(ExecutionState.DISPATCH_STARTED, 1L);
+      assertThat(detected.executionCountsByState()).containsEntry(EffectState.DISPATCH_STARTED, 1L);
     }
   }
 
@@ -121,9 +119,9 @@ class PostgresConnectionStoreTest extends AbstractJdbcConnectionStoreTest {
   void twoInstancesClaimingTheSameAuthorizationAtOnceCommitExactlyOneClaim() throws Exception {
     try (JdbcConnectionStore first = instance(PostgresTestSchema.newDataSource());
         JdbcConnectionStore second = instance(PostgresTestSchema.newDataSource())) {
-      List<Execution> a = toDispatchStarted(new ExecutionId("exec-a"), KEY);
-      List<Execution> b = toDispatchStarted(new ExecutionId("exec-b"), KEY);
-      List<ExecutionClaim> claims;
+      List<EffectExecution> a = toDispatchStarted(new ExecutionId("exec-a"), KEY);
+      List<EffectExecution> b = toDispatchStarted(new ExecutionId("exec-b"), KEY);
+      List<EffectClaim> claims;
       // a third transaction holds the nonce, so both claims are in flight on the same key when it lets go
       try (Connection blocker = schema.connect()) {
         blocker.setAutoCommit(false);
@@ -132,11 +130,11 @@ class PostgresConnectionStoreTest extends AbstractJdbcConnectionStoreTest {
             () -> first.claimExecution(ORG, "nonce-race", a),
             () -> second.claimExecution(ORG, "nonce-race", b)));
       }
-      assertThat(claims).filteredOn(ExecutionClaim::claimed).hasSize(1);
-      Execution winner = claims.stream().filter(ExecutionClaim::claimed).findFirst().orElseThrow().execution();
-      assertThat(claims).extracting(ExecutionClaim::execution).containsOnly(winner);
-      assertThat(store.executionCountsByState()).containsEntry(ExecutionState.DISPATCH_STARTED, 1L)
-          .containsEntry(ExecutionState.CREATED, 0L);
+      assertThat(claims).filteredOn(EffectClaim::claimed).hasSize(1);
+      EffectExecution winner = claims.stream().filter(EffectClaim::claimed).findFirst().orElseThrow().execution();
+      assertThat(claims).extracting(EffectClaim::execution).containsOnly(winner);
+      assertThat(store.executionCountsByState()).containsEntry(EffectState.DISPATCH_STARTED, 1L)
+          .containsEntry(EffectState.CREATED, 0L);
       ExecutionId loser = winner.executionId().value().equals("exec-a") ? new ExecutionId("exec-b")
           : new ExecutionId("exec-a");
       assertThat(store.getExecution(ORG, loser)).isEmpty();
@@ -157,36 +155,36 @@ class PostgresConnectionStoreTest extends AbstractJdbcConnectionStoreTest {
   }
 
   private void raceTwoOutcomes(String sessionOptions) throws Exception {
-    List<Execution> claimed = toDispatchStarted(EXECUTION, KEY);
+    List<EffectExecution> claimed = toDispatchStarted(EXECUTION, KEY);
     store.claimExecution(ORG, "nonce-1", claimed);
-    Execution started = last(claimed);
+    EffectExecution started = last(claimed);
     Instant at = started.updatedAt().plus(1, ChronoUnit.MICROS);
     try (JdbcConnectionStore first = instance(PostgresTestSchema.newDataSource(sessionOptions));
         JdbcConnectionStore second = instance(PostgresTestSchema.newDataSource(sessionOptions))) {
       ConfirmationEvidence evidence = first.newConfirmationEvidence(ORG, EXECUTION, at, HEX);
-      ExecutionReceipt succeeded = new ExecutionReceipt(EXECUTION, ORG, CONNECTION, ExecutionState.SUCCEEDED, null,
+      EffectReceipt succeeded = new EffectReceipt(EXECUTION, ORG, CONNECTION, EffectState.SUCCEEDED, null,
           at, started.updatedAt(), null, evidence.evidenceRef(), null, null, null);
-      ExecutionReceipt ambiguous = ambiguityReceipt(at, started.updatedAt());
+      EffectReceipt ambiguous = ambiguityReceipt(at, started.updatedAt());
       List<String> outcomes;
       // a third transaction holds the execution row, so both compare-and-set updates wait on it
       try (Connection blocker = schema.connect()) {
         blocker.setAutoCommit(false);
         rawUpdate(blocker, "SELECT 1 FROM " + schema.name() + ".executions WHERE execution_id = 'exec-1' FOR UPDATE");
         outcomes = schema.whileBlocked(blocker, true, List.of(
-            () -> outcome(() -> first.commitOutcome(ORG, started.transitionTo(ExecutionState.SUCCEEDED, at),
+            () -> outcome(() -> first.commitOutcome(ORG, started.transitionTo(EffectState.SUCCEEDED, at),
                 succeeded, evidence)),
-            () -> outcome(() -> second.commitOutcome(ORG, started.transitionTo(ExecutionState.AMBIGUOUS, at),
+            () -> outcome(() -> second.commitOutcome(ORG, started.transitionTo(EffectState.AMBIGUOUS, at),
                 ambiguous))));
       }
       assertThat(outcomes).filteredOn("committed"::equals).hasSize(1);
       assertThat(outcomes).filteredOn(o -> o.startsWith("execution state changed concurrently")).hasSize(1);
-      List<ExecutionReceipt> receipts = store.getReceiptsForExecution(ORG, EXECUTION);
+      List<EffectReceipt> receipts = store.getReceiptsForExecution(ORG, EXECUTION);
       assertThat(receipts).hasSize(1);
       assertThat(store.getExecution(ORG, EXECUTION).orElseThrow().state()).isEqualTo(receipts.get(0).finalState());
       assertThat(store.getExecutionHistory(ORG, EXECUTION)).hasSize(5);
       // the loser's evidence (if it was the confirmed outcome) was rolled back with it
       assertThat(store.getEvidenceReferencesForExecution(ORG, EXECUTION))
-          .hasSize(receipts.get(0).finalState() == ExecutionState.SUCCEEDED ? 1 : 0);
+          .hasSize(receipts.get(0).finalState() == EffectState.SUCCEEDED ? 1 : 0);
     }
   }
 
@@ -216,11 +214,11 @@ class PostgresConnectionStoreTest extends AbstractJdbcConnectionStoreTest {
     store.claimExecution(ORG, "nonce-canary-7f3a", toDispatchStarted(EXECUTION, KEY));
     assertThatThrownBy(() -> store.recordAuthorizationNonce(ORG, "nonce-canary-7f3a", ContractFixtures.T))
         .isInstanceOf(ConnectionStoreException.class).hasMessage("authorization nonce was already used");
-    Execution started = last(toDispatchStarted(EXECUTION, KEY));
+    EffectExecution started = last(toDispatchStarted(EXECUTION, KEY));
     Instant at = started.updatedAt().plus(1, ChronoUnit.MICROS);
-    store.commitOutcome(ORG, started.transitionTo(ExecutionState.AMBIGUOUS, at), ambiguityReceipt(at,
+    store.commitOutcome(ORG, started.transitionTo(EffectState.AMBIGUOUS, at), ambiguityReceipt(at,
         started.updatedAt()));
-    ExecutionReceipt secondAmbiguity = new ExecutionReceipt(EXECUTION, ORG, CONNECTION, ExecutionState.AMBIGUOUS,
+    EffectReceipt secondAmbiguity = new EffectReceipt(EXECUTION, ORG, CONNECTION, EffectState.AMBIGUOUS,
         new NormalizedError(NormalizedErrorCode.RESULT_AMBIGUOUS, "again"), at.plusSeconds(1), started.updatedAt(),
         null, null, null, null, null);
     assertThatThrownBy(() -> store.saveReceipt(ORG, secondAmbiguity))

@@ -1,42 +1,42 @@
 package io.zeocore.connections.store;
 
-import static io.zeocore.connections.ContractFixtures.BODY;
-import static io.zeocore.connections.ContractFixtures.CONNECTION;
-import static io.zeocore.connections.ContractFixtures.CREATE_REFUND;
-import static io.zeocore.connections.ContractFixtures.EXECUTION;
-import static io.zeocore.connections.ContractFixtures.KEY;
-import static io.zeocore.connections.ContractFixtures.ORG;
-import static io.zeocore.connections.ContractFixtures.REVISION;
-import static io.zeocore.connections.ContractFixtures.T;
-import static io.zeocore.connections.ExecutionState.AMBIGUOUS;
-import static io.zeocore.connections.ExecutionState.DISPATCH_STARTED;
-import static io.zeocore.connections.ExecutionState.FAILED_SAFE;
-import static io.zeocore.connections.ExecutionState.REFUSED;
-import static io.zeocore.connections.ExecutionState.SUCCEEDED;
+import static io.zeocore.connections.contract.ContractFixtures.BODY;
+import static io.zeocore.connections.contract.ContractFixtures.CONNECTION;
+import static io.zeocore.connections.contract.ContractFixtures.CREATE_REFUND;
+import static io.zeocore.connections.contract.ContractFixtures.EXECUTION;
+import static io.zeocore.connections.contract.ContractFixtures.KEY;
+import static io.zeocore.connections.contract.ContractFixtures.ORG;
+import static io.zeocore.connections.contract.ContractFixtures.REVISION;
+import static io.zeocore.connections.contract.ContractFixtures.T;
+import static io.zeocore.connections.contract.EffectState.AMBIGUOUS;
+import static io.zeocore.connections.contract.EffectState.DISPATCH_STARTED;
+import static io.zeocore.connections.contract.EffectState.FAILED_SAFE;
+import static io.zeocore.connections.contract.EffectState.REFUSED;
+import static io.zeocore.connections.contract.EffectState.SUCCEEDED;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.zeocore.connections.AuthorizationRefusalReason;
-import io.zeocore.connections.ConfirmationEvidence;
-import io.zeocore.connections.ConfirmationEvidenceRef;
-import io.zeocore.connections.ContractFixtures;
-import io.zeocore.connections.Digests;
-import io.zeocore.connections.EffectAuthorization;
-import io.zeocore.connections.EffectDispatchResult;
-import io.zeocore.connections.EffectDispatcher;
-import io.zeocore.connections.EffectExecutionResult;
-import io.zeocore.connections.EffectOrchestrator;
-import io.zeocore.connections.EffectReconciler;
-import io.zeocore.connections.EffectReconcilers;
-import io.zeocore.connections.EffectRecovery;
-import io.zeocore.connections.EffectWorld;
-import io.zeocore.connections.Execution;
-import io.zeocore.connections.ExecutionId;
-import io.zeocore.connections.ExecutionReceipt;
-import io.zeocore.connections.ExecutionState;
-import io.zeocore.connections.IdempotencyKey;
-import io.zeocore.connections.NormalizedError;
-import io.zeocore.connections.NormalizedErrorCode;
-import io.zeocore.connections.ReconciliationResult;
+import io.zeocore.connections.contract.AuthorizationRefusalReason;
+import io.zeocore.connections.contract.ConfirmationEvidence;
+import io.zeocore.connections.contract.ConfirmationEvidenceRef;
+import io.zeocore.connections.contract.ContractFixtures;
+import io.zeocore.connections.contract.Digests;
+import io.zeocore.connections.contract.EffectAuthorization;
+import io.zeocore.connections.effect.EffectDispatchResult;
+import io.zeocore.connections.effect.EffectDispatcher;
+import io.zeocore.connections.effect.EffectExecutionResult;
+import io.zeocore.connections.effect.EffectOrchestrator;
+import io.zeocore.connections.effect.EffectReconciler;
+import io.zeocore.connections.effect.EffectReconcilers;
+import io.zeocore.connections.effect.EffectRecovery;
+import io.zeocore.connections.effect.EffectWorld;
+import io.zeocore.connections.contract.EffectExecution;
+import io.zeocore.connections.contract.ExecutionId;
+import io.zeocore.connections.contract.EffectReceipt;
+import io.zeocore.connections.contract.EffectState;
+import io.zeocore.connections.contract.IdempotencyKey;
+import io.zeocore.connections.contract.NormalizedError;
+import io.zeocore.connections.contract.NormalizedErrorCode;
+import io.zeocore.connections.effect.ReconciliationResult;
 import io.zeocore.connections.authorization.AuthorizationSigner;
 import io.zeocore.connections.authorization.Ed25519Keys;
 import io.zeocore.connections.authorization.ExactAuthorizationVerifier;
@@ -134,18 +134,18 @@ class PostgresEffectOrchestratorTest {
   /** As read by the other instance. */
   List<String> history() {
     List<String> states = new ArrayList<>();
-    for (Execution snapshot : instanceB.getExecutionHistory(ORG, EXECUTION)) {
+    for (EffectExecution snapshot : instanceB.getExecutionHistory(ORG, EXECUTION)) {
       states.add(snapshot.state() + "@" + ChronoUnit.MICROS.between(T, snapshot.updatedAt()));
     }
     return states;
   }
 
-  List<ExecutionReceipt> receipts() {
+  List<EffectReceipt> receipts() {
     return instanceB.getReceiptsForExecution(ORG, EXECUTION);
   }
 
-  static ExecutionReceipt ambiguityReceipt() {
-    return new ExecutionReceipt(EXECUTION, ORG, CONNECTION, AMBIGUOUS, new NormalizedError(
+  static EffectReceipt ambiguityReceipt() {
+    return new EffectReceipt(EXECUTION, ORG, CONNECTION, AMBIGUOUS, new NormalizedError(
         NormalizedErrorCode.RESULT_AMBIGUOUS, "dispatch started but positive outcome is unknown"), t(5), t(4), null,
         null, null, null, null);
   }
@@ -158,7 +158,7 @@ class PostgresEffectOrchestratorTest {
     assertThat(history()).containsExactly("CREATED@1", "AUTHORIZATION_VERIFIED@2", "PREPARED@3",
         "DISPATCH_STARTED@4", "SUCCEEDED@5");
     ConfirmationEvidenceRef ref = ConfirmationEvidenceRef.of(SequentialUuids.uuid(1));
-    assertThat(receipts()).containsExactly(new ExecutionReceipt(EXECUTION, ORG, CONNECTION, SUCCEEDED, null, t(5),
+    assertThat(receipts()).containsExactly(new EffectReceipt(EXECUTION, ORG, CONNECTION, SUCCEEDED, null, t(5),
         t(4), null, ref, null, null, null));
     assertThat(instanceB.getConfirmationEvidence(ORG, ref)).contains(
         new ConfirmationEvidence(ref, ORG, EXECUTION, t(5), CONFIRMATION));
@@ -174,7 +174,7 @@ class PostgresEffectOrchestratorTest {
     assertThat(result).isEqualTo(new EffectExecutionResult(FAILED_SAFE, EXECUTION, null));
     assertThat(history()).containsExactly("CREATED@1", "AUTHORIZATION_VERIFIED@2", "PREPARED@3",
         "DISPATCH_STARTED@4", "FAILED_SAFE@5");
-    assertThat(receipts()).containsExactly(new ExecutionReceipt(EXECUTION, ORG, CONNECTION, FAILED_SAFE, NO_EFFECT,
+    assertThat(receipts()).containsExactly(new EffectReceipt(EXECUTION, ORG, CONNECTION, FAILED_SAFE, NO_EFFECT,
         t(5), t(4), null, null, null, null, null));
   }
 
@@ -189,7 +189,7 @@ class PostgresEffectOrchestratorTest {
         "DISPATCH_STARTED@4", "AMBIGUOUS@5", "SUCCEEDED@6");
     ConfirmationEvidenceRef ref = ConfirmationEvidenceRef.of(SequentialUuids.uuid(1));
     assertThat(receipts()).containsExactly(ambiguityReceipt(),
-        new ExecutionReceipt(EXECUTION, ORG, CONNECTION, SUCCEEDED, null, t(6), t(4), t(6), ref, EVIDENCE, t(5),
+        new EffectReceipt(EXECUTION, ORG, CONNECTION, SUCCEEDED, null, t(6), t(4), t(6), ref, EVIDENCE, t(5),
             null));
     assertThat(dispatches).hasValue(1);
     assertThat(reconciliations).hasValue(1);
@@ -244,7 +244,7 @@ class PostgresEffectOrchestratorTest {
 
   @Test
   void anotherInstanceRecoversADispatchLeftByACrashedOne() {
-    List<Execution> started = startedChain();
+    List<EffectExecution> started = startedChain();
     instanceA.claimExecution(ORG, "nonce-1", started);
     EffectRecovery recovery = EffectRecovery.builder(instanceB, EffectReconcilers.always(request -> {
       reconciliations.incrementAndGet();
@@ -254,8 +254,8 @@ class PostgresEffectOrchestratorTest {
     assertThat(recovery.recoverOnce()).isEqualTo(new EffectRecovery.Sweep(1, 1, 1, 0, 0, 0, 0));
 
     assertThat(instanceA.getExecution(ORG, EXECUTION).orElseThrow().state()).isEqualTo(SUCCEEDED);
-    List<ExecutionReceipt> receipts = instanceA.getReceiptsForExecution(ORG, EXECUTION);
-    assertThat(receipts).extracting(ExecutionReceipt::finalState).containsExactly(AMBIGUOUS, SUCCEEDED);
+    List<EffectReceipt> receipts = instanceA.getReceiptsForExecution(ORG, EXECUTION);
+    assertThat(receipts).extracting(EffectReceipt::finalState).containsExactly(AMBIGUOUS, SUCCEEDED);
     assertThat(receipts.get(1).resolvesAmbiguousRecordedAt()).isEqualTo(receipts.get(0).recordedAt());
     assertThat(reconciliations).hasValue(1);
     assertThat(recovery.recoverOnce().examined()).isZero();
@@ -286,17 +286,17 @@ class PostgresEffectOrchestratorTest {
     assertThat(sweeps.stream().mapToInt(EffectRecovery.Sweep::markedAmbiguous).sum()).isEqualTo(1);
     assertThat(sweeps.stream().mapToInt(EffectRecovery.Sweep::failures).sum()).isZero();
     assertThat(reconciliations).hasValue(1);
-    assertThat(instanceA.getReceiptsForExecution(ORG, EXECUTION)).extracting(ExecutionReceipt::finalState)
+    assertThat(instanceA.getReceiptsForExecution(ORG, EXECUTION)).extracting(EffectReceipt::finalState)
         .containsExactly(AMBIGUOUS, SUCCEEDED);
   }
 
   /** CREATED at T+1µs through DISPATCH_STARTED at T+4µs, as a process that died inside its dispatcher left it. */
-  static List<Execution> startedChain() {
-    Execution created = new Execution(EXECUTION, ORG, CONNECTION, REVISION, CREATE_REFUND,
+  static List<EffectExecution> startedChain() {
+    EffectExecution created = new EffectExecution(EXECUTION, ORG, CONNECTION, REVISION, CREATE_REFUND,
         ContractFixtures.AUTHORIZATION, KEY, "sha256:" + "b".repeat(64), Digests.requestDigest(BODY),
-        ExecutionState.CREATED, t(1), t(1), null);
-    Execution verified = created.transitionTo(ExecutionState.AUTHORIZATION_VERIFIED, t(2));
-    Execution prepared = verified.transitionTo(ExecutionState.PREPARED, t(3));
+        EffectState.CREATED, t(1), t(1), null);
+    EffectExecution verified = created.transitionTo(EffectState.AUTHORIZATION_VERIFIED, t(2));
+    EffectExecution prepared = verified.transitionTo(EffectState.PREPARED, t(3));
     return List.of(created, verified, prepared, prepared.transitionTo(DISPATCH_STARTED, t(4)));
   }
 }

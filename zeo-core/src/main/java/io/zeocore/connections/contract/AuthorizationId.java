@@ -1,0 +1,26 @@
+package io.zeocore.connections.contract;
+
+import io.zeocore.internal.ContractRules;
+import com.fasterxml.jackson.annotation.JsonCreator;
+
+/**
+ * Identifies one {@link EffectAuthorization} issued by the authority.
+ *
+ * <p>The value has at least one character and is not whitespace only; surrounding whitespace is kept as given. The
+ * string form is the raw value; the JSON form is {@code {"value": "..."}}.
+ *
+ * @param value the identifier
+ */
+public record AuthorizationId(String value) {
+
+  @JsonCreator(mode = JsonCreator.Mode.PROPERTIES)
+  public AuthorizationId {
+    ContractRules.text(value, "AuthorizationId");
+  }
+
+  /** The raw value. */
+  @Override
+  public String toString() {
+    return value;
+  }
+}

@@ -1,0 +1,33 @@
+package io.zeocore.connections.contract;
+
+import io.zeocore.internal.ContractRules;
+import java.time.Instant;
+import tools.jackson.databind.PropertyNamingStrategies;
+import tools.jackson.databind.annotation.JsonNaming;
+
+/**
+ * Sanitized proof behind a {@link ConfirmationEvidenceRef}: only a digest of what confirmed the effect is kept, never
+ * provider bytes.
+ *
+ * @param evidenceRef the reference minted by the evidence store
+ * @param organizationId the execution's organization
+ * @param executionId the confirmed execution
+ * @param observedAt when the confirmation was observed (microsecond precision)
+ * @param confirmationDigest exactly 64 lowercase hex characters, no {@code sha256:} prefix
+ */
+@JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+public record ConfirmationEvidence(
+    ConfirmationEvidenceRef evidenceRef,
+    OrganizationId organizationId,
+    ExecutionId executionId,
+    Instant observedAt,
+    String confirmationDigest) {
+
+  public ConfirmationEvidence {
+    ContractRules.required(evidenceRef, "evidence_ref");
+    ContractRules.required(organizationId, "organization_id");
+    ContractRules.required(executionId, "execution_id");
+    observedAt = ContractRules.instant(observedAt, "observed_at");
+    ContractRules.hex64(confirmationDigest, "confirmation_digest");
+  }
+}

@@ -1,0 +1,26 @@
+package io.zeocore.connections.contract;
+
+import io.zeocore.internal.ContractRules;
+import com.fasterxml.jackson.annotation.JsonCreator;
+
+/**
+ * Identifies a connector (a provider integration), independent of its revisions.
+ *
+ * <p>The value has at least one character and is not whitespace only; surrounding whitespace is kept as given. The
+ * string form is the raw value; the JSON form is {@code {"value": "..."}}.
+ *
+ * @param value the identifier
+ */
+public record ConnectorId(String value) {
+
+  @JsonCreator(mode = JsonCreator.Mode.PROPERTIES)
+  public ConnectorId {
+    ContractRules.text(value, "ConnectorId");
+  }
+
+  /** The raw value. */
+  @Override
+  public String toString() {
+    return value;
+  }
+}

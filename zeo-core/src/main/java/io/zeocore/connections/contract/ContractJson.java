@@ -1,0 +1,79 @@
+package io.zeocore.connections.contract;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import java.time.Instant;
+import tools.jackson.core.StreamReadFeature;
+import tools.jackson.core.json.JsonReadFeature;
+import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.MapperFeature;
+import tools.jackson.databind.SerializationFeature;
+import tools.jackson.databind.cfg.CoercionAction;
+import tools.jackson.databind.cfg.CoercionInputShape;
+import tools.jackson.databind.cfg.EnumFeature;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.module.SimpleModule;
+import tools.jackson.databind.type.LogicalType;
+
+/**
+ * The Jackson 3 mappers of the connection contracts. Both are immutable, thread-safe and shared.
+ *
+ * <p>Wire format: snake_case field names (bound on each record, so any mapper uses them), identifiers as
+ * {@code {"value":"..."}}, enum constants by exact name except {@code EffectKind} by its lowercase wire value,
+ * instants as ISO-8601 UTC with exactly six fractional digits, {@code null} fields omitted, properties and map
+ * entries sorted by name.
+ *
+ * <p>Reading is strict: unknown fields, duplicate keys, trailing content, {@code NaN}/{@code Infinity}, numbers for
+ * enums, scalar coercions (a number for a string, a string for a boolean or number, a fraction for an integer) and nulls for primitives are all refused;
+ * every contract's own validation runs in its constructor.
+ */
+public final class ContractJson {
+
+  private static final JsonMapper MAPPER = build(false);
+  private static final JsonMapper STORE_DOCUMENT_MAPPER = build(true);
+
+  private ContractJson() {}
+
+  /**
+   * The mapper for every channel that is not the store: APIs, events, logs, diagnostics. It writes every
+   * {@link SecretRef} as {@code {"handle":"<redacted>"}}.
+   */
+  public static JsonMapper mapper() {
+    return MAPPER;
+  }
+
+  /**
+   * The store's document mapper: identical to {@link #mapper()} except that it writes the <em>raw</em>
+   * {@link SecretRef} handle, so that a stored {@link Connection} reads back with its real handle. Use it only to
+   * write store documents; never for logs, events, API responses or exception messages.
+   */
+  public static JsonMapper storeDocumentMapper() {
+    return STORE_DOCUMENT_MAPPER;
+  }
+
+  private static JsonMapper build(boolean rawSecretHandles) {
+    SimpleModule instants = new SimpleModule("zeocore-contract-instants");
+    instants.addSerializer(Instant.class, new InstantJson.Writer());
+    instants.addDeserializer(Instant.class, new InstantJson.Reader());
+    JsonMapper.Builder builder = JsonMapper.builder()
+        .addModule(instants)
+        .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES,
+            DeserializationFeature.FAIL_ON_TRAILING_TOKENS, DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY)
+        .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
+        .enable(EnumFeature.FAIL_ON_NUMBERS_FOR_ENUMS)
+        .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+        .disable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
+        .disable(MapperFeature.ALLOW_COERCION_OF_SCALARS)
+        .enable(MapperFeature.SORT_PROPERTIES_ALPHABETICALLY)
+        .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS)
+        .withCoercionConfig(LogicalType.Textual, config -> config
+            .setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
+            .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
+            .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail))
+        .changeDefaultPropertyInclusion(inclusion -> inclusion.withValueInclusion(JsonInclude.Include.NON_NULL)
+            .withContentInclusion(JsonInclude.Include.ALWAYS));
+    if (rawSecretHandles) {
+      builder.addMixIn(SecretRef.class, SecretRefJson.RawMixIn.class);
+    }
+    return builder.build();
+  }
+}

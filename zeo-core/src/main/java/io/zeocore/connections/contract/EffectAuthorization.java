@@ -1,0 +1,94 @@
+package io.zeocore.connections.contract;
+
+import io.zeocore.internal.ContractRules;
+import java.time.Instant;
+import java.util.List;
+import tools.jackson.databind.PropertyNamingStrategies;
+import tools.jackson.databind.annotation.JsonNaming;
+
+/**
+ * A signed permission, issued by the authority, to run one business operation once with one exact request body. All
+ * scoping fields are authoritative: the verifier compares them with the trusted runtime context and refuses on the
+ * first difference. {@code argumentDigest} must equal the request digest ({@code sha256:} + 64 lowercase hex of the
+ * raw body bytes).
+ *
+ * <p>The signature covers the canonical JSON of every other field ({@link AuthorizationCanonicalForm}). Instants are
+ * held at microsecond precision, as the canonical form writes them. Every text field must be non-blank (the reference
+ * only required one character; a whitespace-only audience or issuer is refused here).
+ *
+ * @param authorizationId this authorization
+ * @param organizationId organization the authorization is for
+ * @param seatId carried, never checked
+ * @param runtimeBindingId carried, never checked
+ * @param packetId carried, never checked
+ * @param attemptId carried, never checked
+ * @param connectionId connection it may use
+ * @param connectorRevision revision it may use
+ * @param operationId operation it may run
+ * @param argumentDigest digest of the exact request body
+ * @param idempotencyKey the idempotency key of the effect
+ * @param approvalRefs carried, never checked; empty when absent
+ * @param issuedAt issue instant
+ * @param expiresAt strictly after {@code issuedAt}; the authorization is expired at and after this instant
+ * @param nonce one-use value, unique per organization
+ * @param audience the verifier's expected audience
+ * @param issuer the issuing authority; must be trusted
+ * @param signature base64url signature over the canonical form
+ */
+@JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+public record EffectAuthorization(
+    AuthorizationId authorizationId,
+    OrganizationId organizationId,
+    String seatId,
+    String runtimeBindingId,
+    String packetId,
+    String attemptId,
+    ConnectionId connectionId,
+    ConnectorRevisionId connectorRevision,
+    OperationId operationId,
+    String argumentDigest,
+    IdempotencyKey idempotencyKey,
+    List<String> approvalRefs,
+    Instant issuedAt,
+    Instant expiresAt,
+    String nonce,
+    String audience,
+    String issuer,
+    String signature) {
+
+  public EffectAuthorization {
+    ContractRules.required(authorizationId, "authorization_id");
+    ContractRules.required(organizationId, "organization_id");
+    ContractRules.text(seatId, "seat_id");
+    ContractRules.text(runtimeBindingId, "runtime_binding_id");
+    ContractRules.text(packetId, "packet_id");
+    ContractRules.text(attemptId, "attempt_id");
+    ContractRules.required(connectionId, "connection_id");
+    ContractRules.required(connectorRevision, "connector_revision");
+    ContractRules.required(operationId, "operation_id");
+    ContractRules.text(argumentDigest, "argument_digest");
+    ContractRules.required(idempotencyKey, "idempotency_key");
+    approvalRefs = ContractRules.list(approvalRefs, "approval_refs");
+    issuedAt = ContractRules.instant(issuedAt, "issued_at");
+    expiresAt = ContractRules.instant(expiresAt, "expires_at");
+    if (!expiresAt.isAfter(issuedAt)) {
+      throw new IllegalArgumentException("expires_at must be strictly after issued_at");
+    }
+    ContractRules.text(nonce, "nonce");
+    ContractRules.text(audience, "audience");
+    ContractRules.text(issuer, "issuer");
+    ContractRules.text(signature, "signature");
+  }
+
+  /** Whether the authorization is expired at {@code instant}: {@code instant >= expiresAt} (the boundary counts). */
+  public boolean isExpiredAt(Instant instant) {
+    return !ContractRules.required(instant, "instant").isBefore(expiresAt);
+  }
+
+  /** A copy with another signature; every other field is kept. */
+  public EffectAuthorization withSignature(String newSignature) {
+    return new EffectAuthorization(authorizationId, organizationId, seatId, runtimeBindingId, packetId, attemptId,
+        connectionId, connectorRevision, operationId, argumentDigest, idempotencyKey, approvalRefs, issuedAt, expiresAt,
+        nonce, audience, issuer, newSignature);
+  }
+}

@@ -1,0 +1,26 @@
+package io.zeocore.connections.contract;
+
+import io.zeocore.internal.ContractRules;
+import com.fasterxml.jackson.annotation.JsonCreator;
+
+/**
+ * Identifies one durable effect {@link EffectExecution}; chosen by the caller.
+ *
+ * <p>The value has at least one character and is not whitespace only; surrounding whitespace is kept as given. The
+ * string form is the raw value; the JSON form is {@code {"value": "..."}}.
+ *
+ * @param value the identifier
+ */
+public record ExecutionId(String value) {
+
+  @JsonCreator(mode = JsonCreator.Mode.PROPERTIES)
+  public ExecutionId {
+    ContractRules.text(value, "ExecutionId");
+  }
+
+  /** The raw value. */
+  @Override
+  public String toString() {
+    return value;
+  }
+}

@@ -1,0 +1,26 @@
+package io.zeocore.connections.contract;
+
+import io.zeocore.internal.ContractRules;
+import com.fasterxml.jackson.annotation.JsonCreator;
+
+/**
+ * The authority's idempotency key. Together with organization, connection, connector revision and operation it forms the idempotency identity: at most one execution (and one provider dispatch) per identity, ever.
+ *
+ * <p>The value has at least one character and is not whitespace only; surrounding whitespace is kept as given. The
+ * string form is the raw value; the JSON form is {@code {"value": "..."}}.
+ *
+ * @param value the identifier
+ */
+public record IdempotencyKey(String value) {
+
+  @JsonCreator(mode = JsonCreator.Mode.PROPERTIES)
+  public IdempotencyKey {
+    ContractRules.text(value, "IdempotencyKey");
+  }
+
+  /** The raw value. */
+  @Override
+  public String toString() {
+    return value;
+  }
+}

@@ -1,0 +1,35 @@
+package io.zeocore.connections.contract;
+
+import io.zeocore.internal.ContractRules;
+import com.fasterxml.jackson.annotation.JsonCreator;
+import java.util.regex.Pattern;
+
+/**
+ * Locates a stored observation artifact: exactly {@code zeo-observation-artifact:v1:} followed by a lowercase RFC 4122
+ * version-4 UUID, nothing before or after (no surrounding whitespace, no trailing newline, no uppercase). The string
+ * form is the raw value; the JSON form is {@code {"value": "..."}}.
+ *
+ * @param value the reference
+ */
+public record ObservationArtifactRef(String value) {
+
+  /** The required prefix. */
+  public static final String PREFIX = "zeo-observation-artifact:v1:";
+
+  private static final Pattern PATTERN = Pattern.compile(Pattern.quote(PREFIX) + ContractRules.UUID_V4);
+
+  @JsonCreator(mode = JsonCreator.Mode.PROPERTIES)
+  public ObservationArtifactRef {
+    ContractRules.required(value, "ObservationArtifactRef");
+    if (!PATTERN.matcher(value).matches()) {
+      throw new IllegalArgumentException(
+          "ObservationArtifactRef must be " + PREFIX + " followed by a lowercase version-4 UUID");
+    }
+  }
+
+  /** The raw value. */
+  @Override
+  public String toString() {
+    return value;
+  }
+}

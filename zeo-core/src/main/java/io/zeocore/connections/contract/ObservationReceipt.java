@@ -1,0 +1,76 @@
+package io.zeocore.connections.contract;
+
+import io.zeocore.internal.ContractRules;
+import io.zeocore.internal.JsonValues;
+import java.time.Instant;
+import tools.jackson.databind.PropertyNamingStrategies;
+import tools.jackson.databind.annotation.JsonNaming;
+
+/**
+ * The one outcome record of a read. {@code CLAIMED} is never a receipt state. {@code CONFIRMED} carries exactly one
+ * representation ({@code inlineResult} or {@code artifact}), a result digest and no error; {@code FAILED_SAFE}
+ * carries only an error. An error with {@code providerDetail} is refused.
+ *
+ * @param observationId the observation
+ * @param organizationId its organization
+ * @param connectionId its connection
+ * @param finalState {@code CONFIRMED} or {@code FAILED_SAFE}
+ * @param requestDigest {@code sha256:} + 64 lowercase hex of the raw request body
+ * @param resultDigest {@code sha256:} + 64 lowercase hex for {@code CONFIRMED}
+ * @param inlineResult a JSON value (deep immutable copy of maps, lists, strings, numbers, booleans), or {@code null}
+ * @param artifact artifact metadata, or {@code null}
+ * @param normalizedError the error for {@code FAILED_SAFE}
+ * @param recordedAt when the receipt was recorded (microsecond precision)
+ */
+@JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+public record ObservationReceipt(
+    ObservationId observationId,
+    OrganizationId organizationId,
+    ConnectionId connectionId,
+    ObservationState finalState,
+    String requestDigest,
+    String resultDigest,
+    Object inlineResult,
+    ObservationArtifact artifact,
+    NormalizedError normalizedError,
+    Instant recordedAt) {
+
+  public ObservationReceipt {
+    ContractRules.required(observationId, "observation_id");
+    ContractRules.required(organizationId, "organization_id");
+    ContractRules.required(connectionId, "connection_id");
+    ContractRules.required(finalState, "final_state");
+    ContractRules.sha256Digest(requestDigest, "request_digest");
+    if (resultDigest != null) {
+      ContractRules.sha256Digest(resultDigest, "result_digest");
+    }
+    inlineResult = JsonValues.value(inlineResult, "inline_result");
+    recordedAt = ContractRules.instant(recordedAt, "recorded_at");
+    ContractRules.forbidProviderDetail(normalizedError == null ? null : normalizedError.providerDetail());
+    switch (finalState) {
+      case CLAIMED -> throw new IllegalArgumentException("observation receipt final_state must not be CLAIMED");
+      case CONFIRMED -> {
+        if ((inlineResult == null) == (artifact == null)) {
+          throw new IllegalArgumentException(
+              "CONFIRMED observation receipt must carry exactly one of inline_result and artifact");
+        }
+        if (resultDigest == null) {
+          throw new IllegalArgumentException("CONFIRMED observation receipt must carry result_digest");
+        }
+        if (normalizedError != null) {
+          throw new IllegalArgumentException("CONFIRMED observation receipt must not carry normalized_error");
+        }
+      }
+      case FAILED_SAFE -> {
+        if (normalizedError == null) {
+          throw new IllegalArgumentException("FAILED_SAFE observation receipt must carry normalized_error");
+        }
+        if (inlineResult != null || artifact != null || resultDigest != null) {
+          throw new IllegalArgumentException(
+              "FAILED_SAFE observation receipt must not carry inline_result, artifact or result_digest");
+        }
+      }
+      default -> throw new AssertionError(finalState);
+    }
+  }
+}

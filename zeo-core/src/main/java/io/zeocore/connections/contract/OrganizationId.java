@@ -1,0 +1,26 @@
+package io.zeocore.connections.contract;
+
+import io.zeocore.internal.ContractRules;
+import com.fasterxml.jackson.annotation.JsonCreator;
+
+/**
+ * The tenant an effect, observation, connection or record belongs to. It is trusted runtime context supplied by the host, never read from caller JSON: every store read is scoped by it.
+ *
+ * <p>The value has at least one character and is not whitespace only; surrounding whitespace is kept as given. The
+ * string form is the raw value; the JSON form is {@code {"value": "..."}}.
+ *
+ * @param value the identifier
+ */
+public record OrganizationId(String value) {
+
+  @JsonCreator(mode = JsonCreator.Mode.PROPERTIES)
+  public OrganizationId {
+    ContractRules.text(value, "OrganizationId");
+  }
+
+  /** The raw value. */
+  @Override
+  public String toString() {
+    return value;
+  }
+}

@@ -1,0 +1,89 @@
+package io.zeocore.connections.effect;
+
+import io.zeocore.connections.contract.BusinessOperation;
+import io.zeocore.connections.contract.Connection;
+import io.zeocore.connections.contract.ConnectorRevision;
+import io.zeocore.connections.contract.ExecutionId;
+import io.zeocore.connections.contract.IdempotencyKey;
+import io.zeocore.connections.contract.OperationId;
+import io.zeocore.connections.contract.OrganizationId;
+import io.zeocore.internal.ContractRules;
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import java.util.Arrays;
+import java.util.Objects;
+
+/**
+ * What the orchestrator hands an {@link EffectDispatcher}, after {@code DISPATCH_STARTED} is durable. The request body
+ * is the exact byte sequence the authorization's digest covers; it is kept out of {@link #toString()} and JSON and is
+ * never persisted. The array is copied on the way in and on every {@link #requestBody()} call.
+ *
+ * @param organizationId the trusted organization
+ * @param connection the full connection (its secret handle is what custody resolves)
+ * @param connectorRevision the full pinned revision
+ * @param operationId from the authorization
+ * @param executionId the execution
+ * @param idempotencyKey from the authorization; providers with native idempotency should send it
+ * @param requestDigest {@code sha256:} + 64 lowercase hex of {@code requestBody}
+ * @param requestBody the raw body
+ */
+public record EffectDispatchRequest(
+    OrganizationId organizationId,
+    Connection connection,
+    ConnectorRevision connectorRevision,
+    OperationId operationId,
+    ExecutionId executionId,
+    IdempotencyKey idempotencyKey,
+    String requestDigest,
+    @JsonIgnore byte[] requestBody) {
+
+  public EffectDispatchRequest {
+    ContractRules.required(organizationId, "organization_id");
+    ContractRules.required(connection, "connection");
+    ContractRules.required(connectorRevision, "connector_revision");
+    ContractRules.required(operationId, "operation_id");
+    ContractRules.required(executionId, "execution_id");
+    ContractRules.required(idempotencyKey, "idempotency_key");
+    ContractRules.sha256Digest(requestDigest, "request_digest");
+    requestBody = ContractRules.required(requestBody, "request_body").clone();
+  }
+
+  /** A copy of the raw request body. */
+  @Override
+  public byte[] requestBody() {
+    return requestBody.clone();
+  }
+
+  /** The declared operation this request runs. */
+  public BusinessOperation operation() {
+    return connectorRevision.findOperation(operationId).orElseThrow(
+        () -> new IllegalStateException("operation is not declared by the connector revision"));
+  }
+
+  @Override
+  public boolean equals(Object other) {
+    return other instanceof EffectDispatchRequest that
+        && organizationId.equals(that.organizationId)
+        && connection.equals(that.connection)
+        && connectorRevision.equals(that.connectorRevision)
+        && operationId.equals(that.operationId)
+        && executionId.equals(that.executionId)
+        && idempotencyKey.equals(that.idempotencyKey)
+        && requestDigest.equals(that.requestDigest)
+        && Arrays.equals(requestBody, that.requestBody);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(organizationId, connection, connectorRevision, operationId, executionId, idempotencyKey,
+        requestDigest, Arrays.hashCode(requestBody));
+  }
+
+  /** Identity and digest only; never the body. */
+  @Override
+  public String toString() {
+    return "EffectDispatchRequest[organizationId=" + organizationId + ", connectionId=" + connection.connectionId()
+        + ", connectorRevision=" + connectorRevision.revisionId() + ", operationId=" + operationId
+        + ", executionId=" + executionId + ", idempotencyKey=" + idempotencyKey + ", requestDigest=" + requestDigest
+        + ", requestBody=<" + requestBody.length + " bytes>]";
+  }
+}

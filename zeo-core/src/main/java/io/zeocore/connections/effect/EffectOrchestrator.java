@@ -1,0 +1,328 @@
+package io.zeocore.connections.effect;
+
+import io.zeocore.connections.admission.ConnectorPreflight;
+import io.zeocore.connections.admission.PreflightCode;
+import io.zeocore.connections.contract.AuthorizationRefusalReason;
+import io.zeocore.connections.contract.AuthorizationVerdict;
+import io.zeocore.connections.contract.ConnectionId;
+import io.zeocore.connections.contract.ConnectorRevisionId;
+import io.zeocore.connections.contract.Digests;
+import io.zeocore.connections.contract.EffectAuthorization;
+import io.zeocore.connections.contract.EffectExecution;
+import io.zeocore.connections.contract.EffectReceipt;
+import io.zeocore.connections.contract.EffectState;
+import io.zeocore.connections.contract.ExecutionId;
+import io.zeocore.connections.contract.NormalizedError;
+import io.zeocore.connections.contract.NormalizedErrorCode;
+import io.zeocore.connections.contract.OperationId;
+import io.zeocore.connections.contract.OrganizationId;
+import io.zeocore.connections.store.ConnectionStoreException;
+import io.zeocore.connections.store.EffectClaim;
+import io.zeocore.connections.store.EffectStore;
+import io.zeocore.internal.Timestamps;
+import io.zeocore.connections.contract.EffectKind;
+import io.zeocore.connections.admission.AdmissionException;
+import io.zeocore.connections.authorization.ExactAuthorizationVerifier;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Runs one effect (a write, a payment, a message) durably: the authorization is verified exactly, the execution is
+ * persisted before the provider is entered, the dispatcher is called at most once per idempotency identity, ever, and
+ * every outcome is an append-only receipt. An unknown outcome is recorded {@code AMBIGUOUS} and handed to a reconciler;
+ * it is never dispatched again.
+ *
+ * <h2>{@link #execute}, step by step</h2>
+ * <ol>
+ *   <li>No authorization: {@code REFUSED}/{@code ABSENT}, nothing persisted.
+ *   <li>Request digest {@code sha256:<hex>} over the raw body bytes, verification at the next instant with the store
+ *       as the nonce lookup.
+ *   <li>Refused: a {@code REPLAYED} authorization whose identity has an execution for the same request digest returns
+ *       that execution's current state (the idempotent replay; no new record). Every other refusal is persisted in one
+ *       transaction ({@code CREATED → REFUSED} and a {@code REFUSED} receipt with {@code REQUEST_REFUSED} and the
+ *       reason) that neither consumes the nonce nor occupies the idempotency identity; sending it again records
+ *       nothing new. The result carries the reason and the execution id when a refusal is stored under it.
+ *   <li>Preflight (throws {@link EffectPreflightException}, nothing persisted): connection active, pinned revision,
+ *       revision stored, body size, connector admission, operation exposed, operation not {@code read}.
+ *   <li><b>First durable commit</b>: the nonce, the idempotency identity and the snapshots {@code CREATED},
+ *       {@code AUTHORIZATION_VERIFIED}, {@code PREPARED}, {@code DISPATCH_STARTED} (strictly increasing instants) in one
+ *       transaction. If the identity is taken, the existing execution's state is returned without dispatching; reusing
+ *       an identity with a different request digest is refused with {@code REQUEST_DIGEST_MISMATCH}.
+ *   <li>Dispatch, once, on the calling thread, after that commit. EFFECTFUL work never goes through the read-only
+ *       {@link io.zeocore.execution.ResilientRunner}: there is no retry, no timeout wrapper, no fallback.
+ *   <li><b>Second durable commit</b>: {@code CONFIRMED} → {@code SUCCEEDED} with confirmation evidence and receipt;
+ *       {@code FAILED_SAFE} → {@code FAILED_SAFE} receipt, the reconciler is never called;
+ *       {@link DispatchNotStartedException} → {@code FAILED_SAFE} with its error (nothing reached the provider); any
+ *       other exception or a {@code null} result → {@code AMBIGUOUS} receipt (exception text discarded), then one
+ *       reconciliation whose {@code CONFIRMED}/{@code FAILED_SAFE} resolves the ambiguity with a receipt pointing at
+ *       it, and whose no-result/{@code UNRESOLVED} appends an attempt receipt and returns {@code AMBIGUOUS}
+ *       ({@link EffectRecovery} retries later). An interrupted dispatcher is recorded {@code AMBIGUOUS}, the interrupt
+ *       flag is restored and reconciliation is left to recovery.
+ * </ol>
+ * A crash between the two commits leaves {@code DISPATCH_STARTED}, which {@link EffectRecovery} treats as ambiguous.
+ * Every state change is a compare-and-set; if another process (recovery) moved the execution on first, its state is
+ * returned. A store failure propagates, leaving the last committed state.
+ *
+ * <h2>Time</h2>
+ * With a clock fixed at {@code T}: verification at {@code T}, {@code CREATED} at {@code T+1µs} (the nonce is recorded
+ * at the same instant), then {@code T+2}, {@code T+3}, {@code DISPATCH_STARTED} at {@code T+4µs}, the outcome or the
+ * ambiguity at {@code T+5µs}, a resolution or attempt at {@code T+6µs}; a refusal is {@code CREATED T+1µs},
+ * {@code REFUSED T+2µs}. (The reference records the nonce at its own instant, one microsecond earlier than each later
+ * step here.)
+ *
+ * <p>Thread-safe; one instance serves any number of concurrent executions. {@link EffectListener}s are called after
+ * each commit.
+ */
+public final class EffectOrchestrator {
+
+  private final EffectStore store;
+  private final ExactAuthorizationVerifier verifier;
+  private final Timestamps timestamps;
+  private final Listeners listeners;
+  private final EffectOutcomes outcomes;
+
+  /** An orchestrator on the system UTC clock, without listeners. */
+  public EffectOrchestrator(EffectStore store, ExactAuthorizationVerifier verifier) {
+    this(builder(store, verifier));
+  }
+
+  private EffectOrchestrator(Builder builder) {
+    this.store = builder.store;
+    this.verifier = builder.verifier;
+    this.timestamps = new Timestamps(builder.clock);
+    this.listeners = new Listeners(builder.listeners);
+    this.outcomes = new EffectOutcomes(store, timestamps, listeners);
+  }
+
+  public static Builder builder(EffectStore store, ExactAuthorizationVerifier verifier) {
+    return new Builder(store, verifier);
+  }
+
+  /** Configures an {@link EffectOrchestrator}. */
+  public static final class Builder {
+
+    private final EffectStore store;
+    private final ExactAuthorizationVerifier verifier;
+    private InstantSource clock = Clock.systemUTC();
+    private final List<EffectListener> listeners = new ArrayList<>();
+
+    private Builder(EffectStore store, ExactAuthorizationVerifier verifier) {
+      this.store = Objects.requireNonNull(store, "store");
+      this.verifier = Objects.requireNonNull(verifier, "verifier");
+    }
+
+    /** The source of instants (default: the system UTC clock); readings are made strictly increasing. */
+    public Builder clock(InstantSource clock) {
+      this.clock = Objects.requireNonNull(clock, "clock");
+      return this;
+    }
+
+    /** Adds a listener told about every committed transition and receipt. */
+    public Builder listener(EffectListener listener) {
+      listeners.add(Objects.requireNonNull(listener, "listener"));
+      return this;
+    }
+
+    public EffectOrchestrator build() {
+      return new EffectOrchestrator(this);
+    }
+  }
+
+  /**
+   * Executes one effect. See the class documentation for the exact steps.
+   *
+   * @param organizationId the trusted organization (runtime context, never caller input)
+   * @param connectionId the connection the caller intends to use
+   * @param connectorRevision the revision the caller intends to use
+   * @param operationId the operation the caller intends to run
+   * @param authorization the authority's authorization, or {@code null}
+   * @param executionId the caller's id for this execution
+   * @param requestBody the exact bytes the authorization's digest covers; never persisted
+   * @param dispatcher called at most once, after {@code DISPATCH_STARTED} is durable
+   * @param reconciler called at most once here when the dispatch outcome is unknown; must never re-issue the effect
+   * @return the state reached (terminal, {@code AMBIGUOUS}, or the current state of an existing execution)
+   * @throws EffectPreflightException if an authorized request fails a preflight check (nothing persisted)
+   * @throws ConnectionStoreException if the store fails; the execution keeps its last committed state
+   */
+  public EffectExecutionResult execute(OrganizationId organizationId, ConnectionId connectionId,
+      ConnectorRevisionId connectorRevision, OperationId operationId, EffectAuthorization authorization,
+      ExecutionId executionId, byte[] requestBody, EffectDispatcher dispatcher, EffectReconciler reconciler) {
+    require(organizationId, "organization_id");
+    require(connectionId, "connection_id");
+    require(connectorRevision, "connector_revision");
+    require(operationId, "operation_id");
+    require(executionId, "execution_id");
+    require(requestBody, "request_body");
+    require(dispatcher, "dispatcher");
+    require(reconciler, "reconciler");
+    if (authorization == null) {
+      return new EffectExecutionResult(EffectState.REFUSED, null, AuthorizationRefusalReason.ABSENT);
+    }
+    byte[] body = requestBody.clone();
+    String requestDigest = Digests.requestDigest(body);
+    Instant now = timestamps.next();
+    AuthorizationVerdict verdict = verifier.verify(authorization, organizationId, connectionId, connectorRevision,
+        operationId, requestDigest, now, store);
+    if (!verdict.authorized()) {
+      return refused(organizationId, authorization, executionId, requestDigest, verdict.refusalReason());
+    }
+
+    ConnectorPreflight.Passed preflight = preflight(organizationId, connectionId, connectorRevision, operationId, body);
+
+    List<EffectExecution> snapshots = claimSnapshots(organizationId, authorization, executionId, requestDigest, now);
+    EffectClaim claim = store.claimExecution(organizationId, authorization.nonce(), snapshots);
+    if (!claim.claimed()) {
+      EffectExecution existing = claim.execution();
+      if (!existing.requestDigest().equals(requestDigest)) {
+        return refused(organizationId, authorization, executionId, requestDigest,
+            AuthorizationRefusalReason.REQUEST_DIGEST_MISMATCH);
+      }
+      return new EffectExecutionResult(existing.state(), existing.executionId(), null);
+    }
+    listeners.chain(snapshots);
+    EffectExecution started = claim.execution();
+
+    EffectDispatchRequest request = new EffectDispatchRequest(organizationId, preflight.connection(),
+        preflight.revision(), authorization.operationId(), executionId, authorization.idempotencyKey(),
+        requestDigest, body);
+    EffectDispatchResult result;
+    try {
+      result = dispatcher.dispatch(request);
+    } catch (DispatchNotStartedException notStarted) {
+      return outcomes.commitNotStarted(organizationId, started, notStarted.normalizedError());
+    } catch (InterruptedException interrupted) {
+      Thread.currentThread().interrupt();
+      return ambiguousOnly(organizationId, started);
+    } catch (Exception | Error unknown) {
+      // the outcome is unknown; the exception text is deliberately dropped
+      if (unknown instanceof VirtualMachineError vmError) {
+        ambiguousOnly(organizationId, started);
+        throw vmError;
+      }
+      return ambiguousThenReconcile(organizationId, started, request, reconciler);
+    }
+    if (result == null) {
+      return ambiguousThenReconcile(organizationId, started, request, reconciler);
+    }
+    return outcomes.commitDispatchResult(organizationId, started, result);
+  }
+
+  private EffectExecutionResult ambiguousOnly(OrganizationId organizationId, EffectExecution started) {
+    EffectOutcomes.Ambiguity ambiguity = outcomes.recordAmbiguity(organizationId, started);
+    return ambiguity != null
+        ? new EffectExecutionResult(EffectState.AMBIGUOUS, started.executionId(), null)
+        : currentState(organizationId, started.executionId());
+  }
+
+  private EffectExecutionResult ambiguousThenReconcile(OrganizationId organizationId, EffectExecution started,
+      EffectDispatchRequest request, EffectReconciler reconciler) {
+    EffectOutcomes.Ambiguity ambiguity = outcomes.recordAmbiguity(organizationId, started);
+    if (ambiguity == null) {
+      return currentState(organizationId, started.executionId());
+    }
+    return outcomes.reconcile(organizationId, ambiguity, ambiguity.recordedAt(), reconciler,
+        EffectReconciliationRequest.afterDispatch(request, ambiguity.dispatchStartedAt()));
+  }
+
+  private EffectExecutionResult currentState(OrganizationId organizationId, ExecutionId executionId) {
+    EffectExecution stored = store.getExecution(organizationId, executionId)
+        .orElseThrow(() -> new ConnectionStoreException("execution does not exist in organization"));
+    return new EffectExecutionResult(stored.state(), stored.executionId(), null);
+  }
+
+  private List<EffectExecution> claimSnapshots(OrganizationId organizationId, EffectAuthorization authorization,
+      ExecutionId executionId, String requestDigest, Instant verifiedAt) {
+    Instant createdAt = timestamps.next(verifiedAt);
+    EffectExecution created = new EffectExecution(executionId, organizationId, authorization.connectionId(),
+        authorization.connectorRevision(), authorization.operationId(), authorization.authorizationId(),
+        authorization.idempotencyKey(), Digests.authorizationDigest(authorization), requestDigest,
+        EffectState.CREATED, createdAt, createdAt, null);
+    EffectExecution verified = created.transitionTo(EffectState.AUTHORIZATION_VERIFIED,
+        timestamps.next(created.updatedAt()));
+    EffectExecution prepared = verified.transitionTo(EffectState.PREPARED, timestamps.next(verified.updatedAt()));
+    EffectExecution started = prepared.transitionTo(EffectState.DISPATCH_STARTED, timestamps.next(prepared.updatedAt()));
+    return List.of(created, verified, prepared, started);
+  }
+
+  /**
+   * A refusal. A {@code REPLAYED} authorization whose identity already has an execution for this request returns it;
+   * everything else is persisted as a refused execution (one transaction, identity and nonce left free).
+   */
+  private EffectExecutionResult refused(OrganizationId organizationId, EffectAuthorization authorization,
+      ExecutionId executionId, String requestDigest, AuthorizationRefusalReason reason) {
+    if (reason == AuthorizationRefusalReason.REPLAYED) {
+      Optional<EffectExecution> existing = store.getExecutionByIdempotency(organizationId, authorization.connectionId(),
+          authorization.connectorRevision(), authorization.operationId(), authorization.idempotencyKey());
+      if (existing.isPresent()) {
+        if (existing.get().requestDigest().equals(requestDigest)) {
+          return new EffectExecutionResult(existing.get().state(), existing.get().executionId(), null);
+        }
+        reason = AuthorizationRefusalReason.REQUEST_DIGEST_MISMATCH;
+      }
+    }
+    Instant createdAt = timestamps.next();
+    EffectExecution created = new EffectExecution(executionId, organizationId, authorization.connectionId(),
+        authorization.connectorRevision(), authorization.operationId(), authorization.authorizationId(),
+        authorization.idempotencyKey(), Digests.authorizationDigest(authorization), requestDigest,
+        EffectState.CREATED, createdAt, createdAt, null);
+    EffectExecution refused = created.transitionTo(EffectState.REFUSED, timestamps.next(createdAt));
+    EffectReceipt receipt = EffectReceipt.refusal(executionId, organizationId, authorization.connectionId(),
+        new NormalizedError(NormalizedErrorCode.REQUEST_REFUSED, "authorization refused: " + reason.name()),
+        refused.updatedAt());
+    List<EffectExecution> snapshots = List.of(created, refused);
+    store.recordRefusal(organizationId, snapshots, receipt);
+    Optional<EffectExecution> stored = store.getExecution(organizationId, executionId);
+    if (stored.isEmpty() || stored.get().state() != EffectState.REFUSED) {
+      // the execution id names another execution: nothing was recorded for this refusal
+      return new EffectExecutionResult(EffectState.REFUSED, null, reason);
+    }
+    if (stored.get().equals(refused)) {
+      listeners.chain(snapshots);
+      listeners.receipt(receipt);
+    }
+    return new EffectExecutionResult(EffectState.REFUSED, executionId, reason);
+  }
+
+  /** This orchestrator's preflight rejections, with the reference's phrases. */
+  private static final ConnectorPreflight.Rejections REJECTIONS = new ConnectorPreflight.Rejections() {
+    @Override
+    public RuntimeException rejected(PreflightCode code) {
+      return new EffectPreflightException(code, switch (code) {
+        case CONNECTION_NOT_ACTIVE -> "connection is not active in organization";
+        case CONNECTION_REVISION_MISMATCH -> "connection revision does not match authorization";
+        case CONNECTOR_REVISION_UNAVAILABLE -> "connector revision is unavailable";
+        case REQUEST_TOO_LARGE -> "request exceeds connector revision size limit";
+        case OPERATION_NOT_EXPOSED -> "business operation is not exposed";
+        case READ_ONLY_OPERATION -> "read-only operations do not use effect orchestration";
+        case ADMISSION_REFUSED, EFFECTFUL_OPERATION, BUSINESS_RESOURCE_NOT_SELECTED ->
+            throw new IllegalArgumentException("not an effect preflight rejection: " + code);
+      });
+    }
+
+    @Override
+    public RuntimeException admissionRefused(AdmissionException cause) {
+      return new EffectPreflightException("connector admission refused execution", cause);
+    }
+  };
+
+  private ConnectorPreflight.Passed preflight(OrganizationId organizationId, ConnectionId connectionId,
+      ConnectorRevisionId connectorRevision, OperationId operationId, byte[] body) {
+    ConnectorPreflight.Passed passed = ConnectorPreflight.check(store, organizationId, connectionId,
+        connectorRevision, operationId, body, REJECTIONS);
+    if (passed.operation().effect() == EffectKind.READ) {
+      throw REJECTIONS.rejected(PreflightCode.READ_ONLY_OPERATION);
+    }
+    return passed;
+  }
+
+  private static void require(Object value, String name) {
+    if (value == null) {
+      throw new IllegalArgumentException(name + " is required");
+    }
+  }
+}

@@ -1,0 +1,345 @@
+package io.zeocore.connections.effect;
+
+import io.zeocore.connections.contract.BusinessOperation;
+import io.zeocore.connections.contract.Connection;
+import io.zeocore.connections.contract.ConnectorRevision;
+import io.zeocore.connections.contract.EffectExecution;
+import io.zeocore.connections.contract.EffectReceipt;
+import io.zeocore.connections.contract.EffectState;
+import io.zeocore.connections.contract.OrganizationId;
+import io.zeocore.connections.store.ConnectionStoreException;
+import io.zeocore.connections.store.EffectRecoveryStore;
+import io.zeocore.connections.store.RecoveryCandidate;
+import io.zeocore.internal.Timestamps;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Finishes what a crash or an unknown provider outcome left open, without ever dispatching again. It has no
+ * {@link EffectDispatcher} at all: it can only inspect (through {@link EffectReconciler}s) and record.
+ *
+ * <p>One sweep ({@link #recoverOnce()}) takes, across organizations:
+ * <ul>
+ *   <li>executions at {@code DISPATCH_STARTED} whose dispatch began longer than {@code dispatchStaleAfter} ago (the
+ *       process that dispatched died, or is still waiting on a provider far longer than it should): they are recorded
+ *       {@code AMBIGUOUS} with their receipt, then reconciled once;
+ *   <li>executions at {@code AMBIGUOUS}: reconciled again once their backoff has passed. The backoff doubles with
+ *       every unresolved attempt receipt, from {@code initialBackoff} up to {@code maxBackoff}, and is computed from
+ *       the stored receipts, so it survives restarts.
+ * </ul>
+ * The reconciler is looked up per operation ({@link EffectReconcilers}); the reconciliation request carries no body
+ * (bodies are never persisted). {@code CONFIRMED}/{@code FAILED_SAFE} resolve the ambiguity with a receipt pointing
+ * at it; anything else (no reconciler, a missing connection or revision, an exception, {@code UNRESOLVED}) appends an
+ * attempt receipt. Every change is a compare-and-set, so recovery in several processes, or recovery racing the
+ * original orchestrator, never records two outcomes. A failure on one execution is logged and the sweep goes on.
+ *
+ * <p>{@link #start(Duration)} runs a sweep at once (start-up) and then at a fixed interval on one daemon thread;
+ * {@link #close()} stops it. Thread-safe.
+ */
+public final class EffectRecovery implements AutoCloseable {
+
+  /** Default age after which a {@code DISPATCH_STARTED} execution is presumed orphaned. */
+  public static final Duration DEFAULT_DISPATCH_STALE_AFTER = Duration.ofMinutes(5);
+  /** Default wait before re-reconciling an ambiguity after its first unresolved attempt. */
+  public static final Duration DEFAULT_INITIAL_BACKOFF = Duration.ofSeconds(30);
+  /** Default cap of the doubling backoff. */
+  public static final Duration DEFAULT_MAX_BACKOFF = Duration.ofHours(1);
+  /** Default number of executions examined per sweep. */
+  public static final int DEFAULT_BATCH_SIZE = 100;
+
+  private static final Logger LOG = LoggerFactory.getLogger(EffectRecovery.class);
+
+  /**
+   * What one sweep did.
+   *
+   * @param examined candidates looked at
+   * @param markedAmbiguous stale {@code DISPATCH_STARTED} executions recorded {@code AMBIGUOUS}
+   * @param succeeded ambiguities resolved {@code SUCCEEDED}
+   * @param failedSafe ambiguities resolved {@code FAILED_SAFE}
+   * @param stillAmbiguous attempts that left the execution {@code AMBIGUOUS}
+   * @param notDue ambiguities whose backoff had not passed
+   * @param failures executions skipped because of an error (logged)
+   */
+  public record Sweep(int examined, int markedAmbiguous, int succeeded, int failedSafe, int stillAmbiguous,
+      int notDue, int failures) {}
+
+  private final EffectRecoveryStore store;
+  private final EffectReconcilers reconcilers;
+  private final InstantSource clock;
+  private final Timestamps timestamps;
+  private final EffectOutcomes outcomes;
+  private final Duration dispatchStaleAfter;
+  private final Duration initialBackoff;
+  private final Duration maxBackoff;
+  private final int batchSize;
+  private final Object schedulerLock = new Object();
+  private ScheduledExecutorService scheduler;
+
+  private EffectRecovery(Builder builder) {
+    this.store = builder.store;
+    this.reconcilers = builder.reconcilers;
+    this.clock = builder.clock;
+    this.timestamps = new Timestamps(builder.clock);
+    this.outcomes = new EffectOutcomes(store, timestamps, new Listeners(builder.listeners));
+    this.dispatchStaleAfter = builder.dispatchStaleAfter;
+    this.initialBackoff = builder.initialBackoff;
+    this.maxBackoff = builder.maxBackoff;
+    this.batchSize = builder.batchSize;
+  }
+
+  public static Builder builder(EffectRecoveryStore store, EffectReconcilers reconcilers) {
+    return new Builder(store, reconcilers);
+  }
+
+  /** Configures an {@link EffectRecovery}. */
+  public static final class Builder {
+
+    private final EffectRecoveryStore store;
+    private final EffectReconcilers reconcilers;
+    private InstantSource clock = Clock.systemUTC();
+    private Duration dispatchStaleAfter = DEFAULT_DISPATCH_STALE_AFTER;
+    private Duration initialBackoff = DEFAULT_INITIAL_BACKOFF;
+    private Duration maxBackoff = DEFAULT_MAX_BACKOFF;
+    private int batchSize = DEFAULT_BATCH_SIZE;
+    private final List<EffectListener> listeners = new ArrayList<>();
+
+    private Builder(EffectRecoveryStore store, EffectReconcilers reconcilers) {
+      this.store = Objects.requireNonNull(store, "store");
+      this.reconcilers = Objects.requireNonNull(reconcilers, "reconcilers");
+    }
+
+    public Builder clock(InstantSource clock) {
+      this.clock = Objects.requireNonNull(clock, "clock");
+      return this;
+    }
+
+    /**
+     * How long a dispatch may be in flight before it is presumed orphaned (default 5 minutes). Choose it longer than
+     * any provider call can take: a live dispatch older than this is recorded {@code AMBIGUOUS} and its own result is
+     * then only accepted if it arrives before a reconciliation resolves it.
+     */
+    public Builder dispatchStaleAfter(Duration age) {
+      this.dispatchStaleAfter = positive(age, "dispatchStaleAfter");
+      return this;
+    }
+
+    /** Wait after the first unresolved attempt (default 30 s); doubles per attempt up to {@link #maxBackoff}. */
+    public Builder initialBackoff(Duration backoff) {
+      this.initialBackoff = positive(backoff, "initialBackoff");
+      return this;
+    }
+
+    /** Cap of the backoff (default 1 hour). */
+    public Builder maxBackoff(Duration backoff) {
+      this.maxBackoff = positive(backoff, "maxBackoff");
+      return this;
+    }
+
+    /** Executions examined per sweep (default 100). */
+    public Builder batchSize(int batchSize) {
+      if (batchSize <= 0) {
+        throw new IllegalArgumentException("batchSize must be positive");
+      }
+      this.batchSize = batchSize;
+      return this;
+    }
+
+    /** Adds a listener told about every committed transition and receipt. */
+    public Builder listener(EffectListener listener) {
+      listeners.add(Objects.requireNonNull(listener, "listener"));
+      return this;
+    }
+
+    public EffectRecovery build() {
+      if (maxBackoff.compareTo(initialBackoff) < 0) {
+        throw new IllegalArgumentException("maxBackoff must not be shorter than initialBackoff");
+      }
+      return new EffectRecovery(this);
+    }
+
+    private static Duration positive(Duration value, String name) {
+      if (value == null || value.isNegative() || value.isZero()) {
+        throw new IllegalArgumentException(name + " must be positive");
+      }
+      return value;
+    }
+  }
+
+  /**
+   * Runs one sweep now, on the calling thread.
+   *
+   * @throws ConnectionStoreException if the candidates cannot be read (a failure on one execution is counted, not
+   *     thrown)
+   */
+  public Sweep recoverOnce() {
+    Instant now = clock.instant();
+    List<RecoveryCandidate> candidates = store.findRecoveryCandidates(now.minus(dispatchStaleAfter), batchSize);
+    int marked = 0;
+    int succeeded = 0;
+    int failedSafe = 0;
+    int stillAmbiguous = 0;
+    int notDue = 0;
+    int failures = 0;
+    for (RecoveryCandidate candidate : candidates) {
+      EffectExecution execution = candidate.execution();
+      try {
+        if (execution.state() == EffectState.AMBIGUOUS && !due(candidate, now)) {
+          notDue++;
+          continue;
+        }
+        Outcome outcome = recover(candidate);
+        marked += outcome.markedAmbiguous ? 1 : 0;
+        if (outcome.state == EffectState.SUCCEEDED) {
+          succeeded++;
+        } else if (outcome.state == EffectState.FAILED_SAFE) {
+          failedSafe++;
+        } else if (outcome.state == EffectState.AMBIGUOUS) {
+          stillAmbiguous++;
+        }
+      } catch (RuntimeException e) {
+        failures++;
+        LOG.warn("recovering execution {} of organization {} failed: {}", execution.executionId(),
+            execution.organizationId(), e.getClass().getName() + (e instanceof ConnectionStoreException
+                ? ": " + e.getMessage() : ""));
+      }
+    }
+    return new Sweep(candidates.size(), marked, succeeded, failedSafe, stillAmbiguous, notDue, failures);
+  }
+
+  private boolean due(RecoveryCandidate candidate, Instant now) {
+    if (candidate.reconciliationAttempts() == 0 || candidate.lastReceiptAt() == null) {
+      return true;
+    }
+    return !now.isBefore(candidate.lastReceiptAt().plus(backoff(candidate.reconciliationAttempts())));
+  }
+
+  /** The wait after {@code attempts} unresolved attempts: initial × 2^(attempts − 1), capped. */
+  Duration backoff(int attempts) {
+    Duration backoff = initialBackoff;
+    for (int i = 1; i < attempts && backoff.compareTo(maxBackoff) < 0; i++) {
+      backoff = backoff.multipliedBy(2);
+    }
+    return backoff.compareTo(maxBackoff) > 0 ? maxBackoff : backoff;
+  }
+
+  private record Outcome(EffectState state, boolean markedAmbiguous) {}
+
+  private Outcome recover(RecoveryCandidate candidate) {
+    EffectExecution execution = candidate.execution();
+    OrganizationId organizationId = execution.organizationId();
+    EffectOutcomes.Ambiguity ambiguity;
+    Instant lastReceiptAt = candidate.lastReceiptAt();
+    boolean marked = false;
+    if (execution.state() == EffectState.DISPATCH_STARTED) {
+      ambiguity = outcomes.recordAmbiguity(organizationId, execution);
+      if (ambiguity == null) {
+        return new Outcome(null, false); // the dispatching process finished first
+      }
+      marked = true;
+      lastReceiptAt = ambiguity.recordedAt();
+    } else {
+      ambiguity = storedAmbiguity(organizationId, execution);
+      if (ambiguity == null) {
+        throw new ConnectionStoreException("ambiguous execution has no ambiguity receipt");
+      }
+    }
+    EffectReconciliationRequest request = null;
+    EffectReconciler reconciler = null;
+    Optional<Connection> connection = store.getConnection(organizationId, execution.connectionId());
+    Optional<ConnectorRevision> revision = store.getConnectorRevision(organizationId, execution.connectorRevision());
+    if (connection.isPresent() && revision.isPresent()) {
+      Optional<BusinessOperation> operation = revision.get().findOperation(execution.operationId());
+      if (operation.isPresent()) {
+        reconciler = reconcilers.find(connection.get(), revision.get(), operation.get()).orElse(null);
+        request = new EffectReconciliationRequest(organizationId, connection.get(), revision.get(),
+            execution.operationId(), execution.executionId(), execution.idempotencyKey(), execution.requestDigest(),
+            ambiguity.dispatchStartedAt(), null);
+      }
+    }
+    if (reconciler == null) {
+      LOG.warn("no reconciler for execution {} (operation {}); recording an unresolved attempt",
+          execution.executionId(), execution.operationId());
+    }
+    EffectExecutionResult result = outcomes.reconcile(organizationId, ambiguity, lastReceiptAt, reconciler, request);
+    return new Outcome(result.state(), marked);
+  }
+
+  private EffectOutcomes.Ambiguity storedAmbiguity(OrganizationId organizationId, EffectExecution ambiguous) {
+    for (EffectReceipt receipt : store.getReceiptsForExecution(organizationId, ambiguous.executionId())) {
+      if (receipt.finalState() == EffectState.AMBIGUOUS && receipt.reconciliationAttemptEvidence() == null) {
+        Instant dispatchStartedAt = receipt.dispatchStartedAt() != null ? receipt.dispatchStartedAt()
+            : ambiguous.updatedAt();
+        return new EffectOutcomes.Ambiguity(ambiguous, receipt.recordedAt(), dispatchStartedAt);
+      }
+    }
+    return null;
+  }
+
+  /**
+   * Runs {@link #recoverOnce()} now and then every {@code interval} on one daemon thread, until {@link #close()}.
+   *
+   * @throws IllegalStateException if already started
+   */
+  public void start(Duration interval) {
+    if (interval == null || interval.isNegative() || interval.isZero()) {
+      throw new IllegalArgumentException("interval must be positive");
+    }
+    synchronized (schedulerLock) {
+      if (scheduler != null) {
+        throw new IllegalStateException("effect recovery is already started");
+      }
+      scheduler = Executors.newSingleThreadScheduledExecutor(runnable -> {
+        Thread thread = new Thread(runnable, "zeocore-effect-recovery");
+        thread.setDaemon(true);
+        return thread;
+      });
+      scheduler.scheduleWithFixedDelay(this::sweepQuietly, 0, interval.toMillis(), TimeUnit.MILLISECONDS);
+    }
+  }
+
+  private void sweepQuietly() {
+    try {
+      Sweep sweep = recoverOnce();
+      if (sweep.examined() > 0) {
+        LOG.info("effect recovery sweep: {}", sweep);
+      }
+    } catch (RuntimeException e) {
+      LOG.warn("effect recovery sweep failed: {}", e.getClass().getName()
+          + (e instanceof ConnectionStoreException ? ": " + e.getMessage() : ""));
+    }
+  }
+
+  /** Stops the interval sweeps started by {@link #start(Duration)} (a running sweep finishes). Idempotent. */
+  @Override
+  public void close() {
+    ScheduledExecutorService running;
+    synchronized (schedulerLock) {
+      running = scheduler;
+      scheduler = null;
+    }
+    if (running != null) {
+      running.shutdown();
+      try {
+        running.awaitTermination(10, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  /** The reconciler registry in use. */
+  public EffectReconcilers reconcilers() {
+    return reconcilers;
+  }
+}

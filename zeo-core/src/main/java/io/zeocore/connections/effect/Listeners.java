@@ -1,0 +1,51 @@
+package io.zeocore.connections.effect;
+
+import io.zeocore.connections.contract.EffectExecution;
+import io.zeocore.connections.contract.EffectReceipt;
+import io.zeocore.connections.contract.EffectState;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** Calls every {@link EffectListener}; a listener's exception is logged (its type only) and never propagates. */
+final class Listeners {
+
+  private static final Logger LOG = LoggerFactory.getLogger(Listeners.class);
+
+  private final List<EffectListener> listeners;
+
+  Listeners(List<EffectListener> listeners) {
+    this.listeners = List.copyOf(listeners);
+  }
+
+  void transition(EffectExecution execution, EffectState previousState) {
+    for (EffectListener listener : listeners) {
+      try {
+        listener.transitionRecorded(execution, previousState);
+      } catch (RuntimeException e) {
+        LOG.warn("effect listener {} failed on a transition of execution {}: {}", listener.getClass().getName(),
+            execution.executionId(), e.getClass().getName());
+      }
+    }
+  }
+
+  /** Each snapshot after the first as a transition from its predecessor; the first as a creation. */
+  void chain(List<EffectExecution> snapshots) {
+    EffectState previous = null;
+    for (EffectExecution snapshot : snapshots) {
+      transition(snapshot, previous);
+      previous = snapshot.state();
+    }
+  }
+
+  void receipt(EffectReceipt receipt) {
+    for (EffectListener listener : listeners) {
+      try {
+        listener.receiptRecorded(receipt);
+      } catch (RuntimeException e) {
+        LOG.warn("effect listener {} failed on a receipt of execution {}: {}", listener.getClass().getName(),
+            receipt.executionId(), e.getClass().getName());
+      }
+    }
+  }
+}

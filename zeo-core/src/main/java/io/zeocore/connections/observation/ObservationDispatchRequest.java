@@ -1,0 +1,76 @@
+package io.zeocore.connections.observation;
+
+import io.zeocore.connections.contract.Connection;
+import io.zeocore.connections.contract.ConnectorRevision;
+import io.zeocore.connections.contract.ObservationId;
+import io.zeocore.connections.contract.OperationId;
+import io.zeocore.connections.contract.OrganizationId;
+import io.zeocore.internal.ContractRules;
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import java.util.Arrays;
+import java.util.Objects;
+
+/**
+ * What the observation orchestrator hands an {@link ObservationDispatcher} after the claim is durable. Unlike the
+ * reference, the body is kept out of {@link #toString()} and JSON here too. The array is copied on the way in and out.
+ *
+ * @param organizationId the trusted organization
+ * @param connection the full connection
+ * @param connectorRevision the full pinned revision
+ * @param operationId the read operation
+ * @param observationId the observation
+ * @param requestDigest {@code sha256:} + 64 lowercase hex of {@code requestBody}
+ * @param requestBody the raw body
+ */
+public record ObservationDispatchRequest(
+    OrganizationId organizationId,
+    Connection connection,
+    ConnectorRevision connectorRevision,
+    OperationId operationId,
+    ObservationId observationId,
+    String requestDigest,
+    @JsonIgnore byte[] requestBody) {
+
+  public ObservationDispatchRequest {
+    ContractRules.required(organizationId, "organization_id");
+    ContractRules.required(connection, "connection");
+    ContractRules.required(connectorRevision, "connector_revision");
+    ContractRules.required(operationId, "operation_id");
+    ContractRules.required(observationId, "observation_id");
+    ContractRules.sha256Digest(requestDigest, "request_digest");
+    requestBody = ContractRules.required(requestBody, "request_body").clone();
+  }
+
+  /** A copy of the raw request body. */
+  @Override
+  public byte[] requestBody() {
+    return requestBody.clone();
+  }
+
+  @Override
+  public boolean equals(Object other) {
+    return other instanceof ObservationDispatchRequest that
+        && organizationId.equals(that.organizationId)
+        && connection.equals(that.connection)
+        && connectorRevision.equals(that.connectorRevision)
+        && operationId.equals(that.operationId)
+        && observationId.equals(that.observationId)
+        && requestDigest.equals(that.requestDigest)
+        && Arrays.equals(requestBody, that.requestBody);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(organizationId, connection, connectorRevision, operationId, observationId, requestDigest,
+        Arrays.hashCode(requestBody));
+  }
+
+  /** Identity and digest only; never the body. */
+  @Override
+  public String toString() {
+    return "ObservationDispatchRequest[organizationId=" + organizationId + ", connectionId="
+        + connection.connectionId() + ", connectorRevision=" + connectorRevision.revisionId() + ", operationId="
+        + operationId + ", observationId=" + observationId + ", requestDigest=" + requestDigest + ", requestBody=<"
+        + requestBody.length + " bytes>]";
+  }
+}

@@ -1,0 +1,60 @@
+package io.zeocore.connections.observation;
+
+import io.zeocore.connections.contract.NormalizedError;
+import io.zeocore.connections.contract.ObservationArtifact;
+import io.zeocore.internal.ContractRules;
+import io.zeocore.internal.JsonValues;
+import tools.jackson.databind.PropertyNamingStrategies;
+import tools.jackson.databind.annotation.JsonNaming;
+
+/**
+ * What an {@link ObservationDispatcher} returned. {@code CONFIRMED} carries exactly one representation (an inline JSON
+ * value or an artifact) and no error; {@code FAILED_SAFE} carries only an error. An error with {@code providerDetail}
+ * is refused. JSON {@code null} cannot be an inline result (it is indistinguishable from absent).
+ *
+ * @param disposition the outcome
+ * @param inlineResult a JSON value (deep immutable copy), or {@code null}
+ * @param artifact artifact metadata, or {@code null}
+ * @param normalizedError the error for {@code FAILED_SAFE}
+ */
+@JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+public record ObservationDispatchResult(
+    ObservationDisposition disposition,
+    Object inlineResult,
+    ObservationArtifact artifact,
+    NormalizedError normalizedError) {
+
+  public ObservationDispatchResult {
+    ContractRules.required(disposition, "disposition");
+    inlineResult = JsonValues.value(inlineResult, "inline_result");
+    ContractRules.forbidProviderDetail(normalizedError == null ? null : normalizedError.providerDetail());
+    if (disposition == ObservationDisposition.CONFIRMED) {
+      if ((inlineResult == null) == (artifact == null)) {
+        throw new IllegalArgumentException(
+            "CONFIRMED observation result must carry exactly one of inline_result and artifact");
+      }
+      if (normalizedError != null) {
+        throw new IllegalArgumentException("CONFIRMED observation result must not carry normalized_error");
+      }
+    } else {
+      if (normalizedError == null) {
+        throw new IllegalArgumentException("FAILED_SAFE observation result must carry normalized_error");
+      }
+      if (inlineResult != null || artifact != null) {
+        throw new IllegalArgumentException("FAILED_SAFE observation result must not carry inline_result or artifact");
+      }
+    }
+  }
+
+  public static ObservationDispatchResult inline(Object inlineResult) {
+    return new ObservationDispatchResult(ObservationDisposition.CONFIRMED, inlineResult, null, null);
+  }
+
+  public static ObservationDispatchResult artifact(ObservationArtifact artifact) {
+    return new ObservationDispatchResult(ObservationDisposition.CONFIRMED, null, artifact, null);
+  }
+
+  public static ObservationDispatchResult failedSafe(NormalizedError error) {
+    return new ObservationDispatchResult(ObservationDisposition.FAILED_SAFE, null, null, error);
+  }
+}

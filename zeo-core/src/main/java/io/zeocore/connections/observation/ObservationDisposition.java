@@ -1,0 +1,9 @@
+package io.zeocore.connections.observation;
+
+/**
+ * What an {@link ObservationDispatcher} established about a read.
+ */
+public enum ObservationDisposition {
+  CONFIRMED,
+  FAILED_SAFE;
+}

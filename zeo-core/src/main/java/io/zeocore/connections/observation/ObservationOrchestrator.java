@@ -1,0 +1,281 @@
+package io.zeocore.connections.observation;
+
+import io.zeocore.connections.admission.ConnectorPreflight;
+import io.zeocore.connections.admission.PreflightCode;
+import io.zeocore.connections.contract.AuthorizationRefusalReason;
+import io.zeocore.connections.contract.AuthorizationVerdict;
+import io.zeocore.connections.contract.BusinessOperation;
+import io.zeocore.connections.contract.Connection;
+import io.zeocore.connections.contract.ConnectionId;
+import io.zeocore.connections.contract.ConnectorRevision;
+import io.zeocore.connections.contract.ConnectorRevisionId;
+import io.zeocore.connections.contract.Digests;
+import io.zeocore.connections.contract.EffectAuthorization;
+import io.zeocore.connections.contract.NormalizedError;
+import io.zeocore.connections.contract.NormalizedErrorCode;
+import io.zeocore.connections.contract.ObservationId;
+import io.zeocore.connections.contract.ObservationReceipt;
+import io.zeocore.connections.contract.ObservationRecord;
+import io.zeocore.connections.contract.ObservationState;
+import io.zeocore.connections.contract.OperationId;
+import io.zeocore.connections.contract.OrganizationId;
+import io.zeocore.connections.store.ConnectionStoreException;
+import io.zeocore.connections.store.ObservationClaim;
+import io.zeocore.connections.store.ObservationStore;
+import io.zeocore.internal.Timestamps;
+import io.zeocore.connections.contract.EffectKind;
+import io.zeocore.connections.admission.AdmissionException;
+import io.zeocore.connections.authorization.ExactAuthorizationVerifier;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs one authorized read (an observation) with a durable idempotency claim and exactly one receipt. Reads have no
+ * ambiguity and no reconciler: anything that goes wrong after the claim becomes a {@code FAILED_SAFE} receipt.
+ *
+ * <h2>{@link #observe}, step by step</h2>
+ * <ol>
+ *   <li>No authorization: refused {@code ABSENT}. Refusals of reads are never persisted.
+ *   <li>Request digest and verification as for effects. A {@code REPLAYED} authorization whose identity (the caller's
+ *       connection, revision and operation, the authorization's key) has an observation for the same request digest
+ *       returns its state, id and receipt; every other refusal returns only the reason.
+ *   <li>Preflight (throws {@link ObservationPreflightException}, nothing persisted): connection active, pinned
+ *       revision, revision stored, body size, admission, operation exposed, operation is {@code read}, and the
+ *       request's resource argument (if the operation names one) is a string among the connection's selected business
+ *       resources.
+ *   <li>Claim: nonce and {@code CLAIMED} record in one transaction. If the identity is taken: a different request
+ *       digest is refused {@code REQUEST_DIGEST_MISMATCH}; the same one returns the stored state and receipt (the
+ *       receipt is absent while the other claim is in flight).
+ *   <li>Observe once. A {@code FAILED_SAFE} result is recorded as is. An inline result is rejected if any object key
+ *       at any depth is secret-shaped ({@code access_token}, {@code authorization}, {@code client_secret},
+ *       {@code credential(s)}, {@code password}, {@code refresh_token}, {@code secret}, {@code token}; case-insensitive)
+ *       or if its canonical JSON is larger than {@code response_size_limit_bytes}; its digest is {@code sha256:} over
+ *       the canonical bytes (Python {@code json.dumps(sort_keys=True, separators=(",", ":"))}). An artifact is
+ *       rejected if larger than the limit; its digest is its {@code content_sha256}. Any exception, a {@code null}
+ *       result or a rejection becomes {@code FAILED_SAFE} with {@code PROVIDER_UNAVAILABLE} (provider text is
+ *       dropped).
+ *   <li>Commit: the terminal record and its receipt in one transaction.
+ * </ol>
+ *
+ * <p>Thread-safe. Timestamps are strictly increasing at microsecond precision.
+ */
+public final class ObservationOrchestrator {
+
+  /** Object keys that make an inline result look like it carries a secret (compared case-insensitively). */
+  public static final Set<String> SECRET_SHAPED_KEYS = Set.of("access_token", "authorization", "client_secret",
+      "credential", "credentials", "password", "refresh_token", "secret", "token");
+
+  static final String UNAVAILABLE_MESSAGE = "provider observation did not complete safely";
+
+  private static final Logger LOG = LoggerFactory.getLogger(ObservationOrchestrator.class);
+
+  /** This orchestrator's preflight rejections, with the reference's phrases. */
+  private static final ConnectorPreflight.Rejections REJECTIONS = new ConnectorPreflight.Rejections() {
+    @Override
+    public RuntimeException rejected(PreflightCode code) {
+      return new ObservationPreflightException(code, switch (code) {
+        case CONNECTION_NOT_ACTIVE -> "connection is not active";
+        case CONNECTION_REVISION_MISMATCH -> "connection revision mismatch";
+        case CONNECTOR_REVISION_UNAVAILABLE -> "connector revision is unavailable";
+        case REQUEST_TOO_LARGE -> "request exceeds connector size limit";
+        case OPERATION_NOT_EXPOSED -> "read operation is not exposed";
+        case EFFECTFUL_OPERATION -> "effectful operations require effect orchestration";
+        case BUSINESS_RESOURCE_NOT_SELECTED -> "business resource is not selected";
+        case ADMISSION_REFUSED, READ_ONLY_OPERATION ->
+            throw new IllegalArgumentException("not an observation preflight rejection: " + code);
+      });
+    }
+
+    @Override
+    public RuntimeException admissionRefused(AdmissionException cause) {
+      return new ObservationPreflightException("connector admission refused read", cause);
+    }
+  };
+
+  private final ObservationStore store;
+  private final ExactAuthorizationVerifier verifier;
+  private final Timestamps timestamps;
+
+  /** An orchestrator on the system UTC clock. */
+  public ObservationOrchestrator(ObservationStore store, ExactAuthorizationVerifier verifier) {
+    this(store, verifier, Clock.systemUTC());
+  }
+
+  /** An orchestrator whose instants come from {@code clock} (made strictly increasing). */
+  public ObservationOrchestrator(ObservationStore store, ExactAuthorizationVerifier verifier, InstantSource clock) {
+    this.store = Objects.requireNonNull(store, "store");
+    this.verifier = Objects.requireNonNull(verifier, "verifier");
+    this.timestamps = new Timestamps(Objects.requireNonNull(clock, "clock"));
+  }
+
+  /**
+   * Runs one observation. See the class documentation for the exact steps.
+   *
+   * @param organizationId the trusted organization
+   * @param connectionId the connection the caller intends to read through
+   * @param connectorRevision the revision the caller intends to use
+   * @param operationId the read operation
+   * @param authorization the authority's authorization, or {@code null}
+   * @param observationId the caller's id for this observation
+   * @param requestBody the exact bytes the authorization's digest covers; never persisted
+   * @param dispatcher called at most once, after the claim is durable
+   * @throws ObservationPreflightException if an authorized request fails a preflight check (nothing persisted)
+   * @throws ConnectionStoreException if the store fails
+   */
+  public ObservationExecutionResult observe(OrganizationId organizationId, ConnectionId connectionId,
+      ConnectorRevisionId connectorRevision, OperationId operationId, EffectAuthorization authorization,
+      ObservationId observationId, byte[] requestBody, ObservationDispatcher dispatcher) {
+    require(organizationId, "organization_id");
+    require(connectionId, "connection_id");
+    require(connectorRevision, "connector_revision");
+    require(operationId, "operation_id");
+    require(observationId, "observation_id");
+    require(requestBody, "request_body");
+    require(dispatcher, "dispatcher");
+    if (authorization == null) {
+      return ObservationExecutionResult.refused(AuthorizationRefusalReason.ABSENT);
+    }
+    byte[] body = requestBody.clone();
+    String requestDigest = Digests.requestDigest(body);
+    Instant now = timestamps.next();
+    AuthorizationVerdict verdict = verifier.verify(authorization, organizationId, connectionId, connectorRevision,
+        operationId, requestDigest, now, store);
+    if (!verdict.authorized()) {
+      if (verdict.refusalReason() == AuthorizationRefusalReason.REPLAYED) {
+        Optional<ObservationRecord> existing = store.getObservationByIdempotency(organizationId, connectionId,
+            connectorRevision, operationId, authorization.idempotencyKey());
+        if (existing.isPresent() && existing.get().requestDigest().equals(requestDigest)) {
+          return stored(organizationId, existing.get());
+        }
+      }
+      return ObservationExecutionResult.refused(verdict.refusalReason());
+    }
+
+    ConnectorPreflight.Passed passed = ConnectorPreflight.check(store, organizationId, connectionId,
+        connectorRevision, operationId, body, REJECTIONS);
+    Connection connection = passed.connection();
+    ConnectorRevision revision = passed.revision();
+    BusinessOperation operation = passed.operation();
+    if (operation.effect() != EffectKind.READ) {
+      throw REJECTIONS.rejected(PreflightCode.EFFECTFUL_OPERATION);
+    }
+    if (operation.resourceArgument() != null) {
+      Optional<String> resource = passed.admitted().stringField(operation.resourceArgument());
+      if (resource.isEmpty() || !connection.selectedBusinessResources().contains(resource.get())) {
+        throw REJECTIONS.rejected(PreflightCode.BUSINESS_RESOURCE_NOT_SELECTED);
+      }
+    }
+
+    Instant createdAt = timestamps.next(now);
+    ObservationRecord claimed = new ObservationRecord(observationId, organizationId, authorization.connectionId(),
+        authorization.connectorRevision(), authorization.operationId(), authorization.authorizationId(),
+        authorization.idempotencyKey(), Digests.authorizationDigest(authorization), requestDigest,
+        ObservationState.CLAIMED, createdAt, null);
+    ObservationClaim claim = store.claimObservation(organizationId, claimed, authorization.nonce());
+    if (!claim.claimed()) {
+      ObservationRecord existing = claim.observation();
+      if (!existing.requestDigest().equals(requestDigest)) {
+        return ObservationExecutionResult.refused(AuthorizationRefusalReason.REQUEST_DIGEST_MISMATCH);
+      }
+      return stored(organizationId, existing);
+    }
+
+    ObservationReceipt receipt = observeOnce(organizationId, claimed, connection, revision, body, dispatcher);
+    ObservationRecord completed = claimed.complete(receipt);
+    store.commitObservation(organizationId, completed, receipt);
+    return new ObservationExecutionResult(completed.state(), observationId, receipt, null);
+  }
+
+  private ObservationReceipt observeOnce(OrganizationId organizationId, ObservationRecord claimed,
+      Connection connection, ConnectorRevision revision, byte[] body, ObservationDispatcher dispatcher) {
+    ObservationDispatchRequest request = new ObservationDispatchRequest(organizationId, connection, revision,
+        claimed.operationId(), claimed.observationId(), claimed.requestDigest(), body);
+    ObservationReceipt receipt = null;
+    try {
+      ObservationDispatchResult result = dispatcher.observe(request);
+      if (result != null) {
+        receipt = receiptFor(organizationId, claimed, revision, result);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (Exception e) {
+      LOG.debug("observation {} did not complete: {}", claimed.observationId(), e.getClass().getName());
+    }
+    if (receipt == null) {
+      receipt = new ObservationReceipt(claimed.observationId(), organizationId, claimed.connectionId(),
+          ObservationState.FAILED_SAFE, claimed.requestDigest(), null, null, null,
+          new NormalizedError(NormalizedErrorCode.PROVIDER_UNAVAILABLE, UNAVAILABLE_MESSAGE),
+          timestamps.next(claimed.createdAt()));
+    }
+    return receipt;
+  }
+
+  /** The receipt for a dispatcher result, or {@code null} when the result must be rejected. */
+  private ObservationReceipt receiptFor(OrganizationId organizationId, ObservationRecord claimed,
+      ConnectorRevision revision, ObservationDispatchResult result) {
+    if (result.disposition() == ObservationDisposition.FAILED_SAFE) {
+      return new ObservationReceipt(claimed.observationId(), organizationId, claimed.connectionId(),
+          ObservationState.FAILED_SAFE, claimed.requestDigest(), null, null, null, result.normalizedError(),
+          timestamps.next(claimed.createdAt()));
+    }
+    String resultDigest;
+    if (result.inlineResult() != null) {
+      if (hasSecretShapedKey(result.inlineResult())) {
+        LOG.debug("observation {} returned a secret-shaped key; result discarded", claimed.observationId());
+        return null;
+      }
+      byte[] canonical = CanonicalJson.bytes(result.inlineResult());
+      if (canonical.length > revision.responseSizeLimitBytes()) {
+        return null;
+      }
+      resultDigest = Digests.SHA256_PREFIX + Digests.sha256Hex(canonical);
+    } else {
+      if (result.artifact().sizeBytes() > revision.responseSizeLimitBytes()) {
+        return null;
+      }
+      resultDigest = result.artifact().contentSha256();
+    }
+    return new ObservationReceipt(claimed.observationId(), organizationId, claimed.connectionId(),
+        ObservationState.CONFIRMED, claimed.requestDigest(), resultDigest, result.inlineResult(), result.artifact(),
+        null, timestamps.next(claimed.createdAt()));
+  }
+
+  static boolean hasSecretShapedKey(Object value) {
+    if (value instanceof Map<?, ?> map) {
+      for (Map.Entry<?, ?> entry : map.entrySet()) {
+        if (SECRET_SHAPED_KEYS.contains(String.valueOf(entry.getKey()).toLowerCase(Locale.ROOT))
+            || hasSecretShapedKey(entry.getValue())) {
+          return true;
+        }
+      }
+    } else if (value instanceof List<?> list) {
+      for (Object element : list) {
+        if (hasSecretShapedKey(element)) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  private ObservationExecutionResult stored(OrganizationId organizationId, ObservationRecord record) {
+    ObservationReceipt receipt = record.state() == ObservationState.CLAIMED ? null
+        : store.getObservationReceipt(organizationId, record.observationId()).orElse(null);
+    return new ObservationExecutionResult(record.state(), record.observationId(), receipt, null);
+  }
+
+  private static void require(Object value, String name) {
+    if (value == null) {
+      throw new IllegalArgumentException(name + " is required");
+    }
+  }
+}

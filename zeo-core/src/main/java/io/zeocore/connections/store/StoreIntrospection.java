@@ -1,0 +1,27 @@
+package io.zeocore.connections.store;
+
+import io.zeocore.connections.contract.EffectState;
+import java.util.Map;
+
+/**
+ * What operators may ask of a store, across organizations and read-only: whether it is reachable, its schema
+ * version, and how many effect executions are in each state. Health indicators, endpoints and metrics use this port,
+ * so a store of the application's own that implements it gets them too.
+ *
+ * <p>Answers carry identifiers of the store (dialect, schema, file, modes) and counts, never stored values.
+ */
+public interface StoreIntrospection {
+
+  /**
+   * Reachability, schema version and, for an embedded file, its modes. Never throws for an unreachable database:
+   * the answer says it is unreachable.
+   */
+  StoreInfo info();
+
+  /**
+   * How many executions are in each state, across organizations; every state is present (zero when none).
+   *
+   * @throws ConnectionStoreException if the database cannot be read
+   */
+  Map<EffectState, Long> executionCountsByState();
+}

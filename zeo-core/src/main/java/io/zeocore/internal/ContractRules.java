@@ -1,0 +1,131 @@
+package io.zeocore.internal;
+
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Pattern;
+
+/**
+ * The validation rules shared by the contract records. Every failure is an {@link IllegalArgumentException} whose
+ * message names the field by its wire name (for example {@code organization_id}) and never echoes the rejected value.
+ */
+public final class ContractRules {
+
+  /** A lowercase RFC 4122 version-4 UUID: version nibble {@code 4}, variant nibble one of {@code 8 9 a b}. */
+  public static final String UUID_V4 = "[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}";
+
+  private static final Pattern HEX_64 = Pattern.compile("[0-9a-f]{64}");
+  private static final Pattern SHA256_DIGEST = Pattern.compile("sha256:[0-9a-f]{64}");
+
+  private ContractRules() {}
+
+  public static <T> T required(T value, String field) {
+    if (value == null) {
+      throw new IllegalArgumentException(field + " is required");
+    }
+    return value;
+  }
+
+  /** Length at least one and not whitespace only; surrounding whitespace is kept, never trimmed. */
+  public static String text(String value, String field) {
+    required(value, field);
+    if (isBlank(value)) {
+      throw new IllegalArgumentException(field + " must not be empty or whitespace only");
+    }
+    return value;
+  }
+
+  /** {@code null} stays {@code null}; anything else must be {@link #text}. */
+  public static String optionalText(String value, String field) {
+    return value == null ? null : text(value, field);
+  }
+
+  /** {@code null} and blank strings become {@code null}. */
+  public static String blankToNull(String value) {
+    return value == null || isBlank(value) ? null : value;
+  }
+
+  public static boolean isBlank(String value) {
+    for (int i = 0; i < value.length(); ) {
+      int codePoint = value.codePointAt(i);
+      if (!Character.isWhitespace(codePoint) && !Character.isSpaceChar(codePoint)) {
+        return false;
+      }
+      i += Character.charCount(codePoint);
+    }
+    return true;
+  }
+
+  /** An immutable copy; {@code null} becomes the empty list; null elements are rejected. */
+  public static <T> List<T> list(List<T> values, String field) {
+    if (values == null) {
+      return List.of();
+    }
+    List<T> copy = new ArrayList<>(values.size());
+    for (T value : values) {
+      if (value == null) {
+        throw new IllegalArgumentException(field + " must not contain null");
+      }
+      copy.add(value);
+    }
+    return List.copyOf(copy);
+  }
+
+  /** Like {@link #list} and additionally every element must be {@link #text}. */
+  public static List<String> textList(List<String> values, String field) {
+    List<String> copy = list(values, field);
+    for (String value : copy) {
+      if (isBlank(value)) {
+        throw new IllegalArgumentException(field + " must not contain empty or whitespace-only entries");
+      }
+    }
+    return copy;
+  }
+
+  /** Contract instants have the store's precision: microseconds. Finer digits are truncated. */
+  public static Instant instant(Instant value, String field) {
+    return required(value, field).truncatedTo(ChronoUnit.MICROS);
+  }
+
+  public static Instant optionalInstant(Instant value) {
+    return value == null ? null : value.truncatedTo(ChronoUnit.MICROS);
+  }
+
+  /** Exactly 64 lowercase hexadecimal characters, no prefix. */
+  public static String hex64(String value, String field) {
+    required(value, field);
+    if (!HEX_64.matcher(value).matches()) {
+      throw new IllegalArgumentException(field + " must be exactly 64 lowercase hexadecimal characters");
+    }
+    return value;
+  }
+
+  public static String optionalHex64(String value, String field) {
+    return value == null ? null : hex64(value, field);
+  }
+
+  /** {@code sha256:} followed by exactly 64 lowercase hexadecimal characters. */
+  public static String sha256Digest(String value, String field) {
+    required(value, field);
+    if (!SHA256_DIGEST.matcher(value).matches()) {
+      throw new IllegalArgumentException(field + " must be sha256: followed by 64 lowercase hexadecimal characters");
+    }
+    return value;
+  }
+
+  public static boolean isHex64(String value) {
+    return value != null && HEX_64.matcher(value).matches();
+  }
+
+  public static boolean isSha256Digest(String value) {
+    return value != null && SHA256_DIGEST.matcher(value).matches();
+  }
+
+  /** Refuses a normalized error's provider detail ({@code providerDetail} of the error, {@code null} when absent). */
+  public static void forbidProviderDetail(String providerDetail) {
+    if (providerDetail != null) {
+      throw new IllegalArgumentException("provider_detail is forbidden at the orchestration boundary");
+    }
+  }
+}

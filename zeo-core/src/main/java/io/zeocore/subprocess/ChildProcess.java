@@ -1,0 +1,429 @@
+package io.zeocore.subprocess;
+
+import io.zeocore.execution.CancellationToken;
+import io.zeocore.subprocess.ProcessContainment.Signal;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One started child and everything needed to stop it: its stdout reader, its stdin writer, the descendants seen so far
+ * and the termination sequence. Used by one attempt thread only (the I/O runs on pool threads).
+ *
+ * <p>The attempt thread never touches the child's streams: {@code Process.destroy()} and {@code close()} on a pipe
+ * stream synchronize on the stream and would block behind a writer stuck on a full pipe. Signals go through
+ * {@link ProcessHandle} and the group signal tool; the reader and writer close their own streams when they finish.
+ */
+final class ChildProcess {
+
+  /** Why waiting for the child ended. */
+  enum Ending {
+    /** The child exited and its stdout reached end-of-file within the cap. */
+    EXITED,
+    /** The attempt's deadline passed first. */
+    TIMED_OUT,
+    /** The cancellation token was observed cancelled first. */
+    CANCELLED,
+    /** stdout exceeded {@code maxOutputBytes}. */
+    OUTPUT_OVERFLOW,
+    /** Reading stdout failed. */
+    OUTPUT_UNREADABLE
+  }
+
+  private static final Logger log = LoggerFactory.getLogger(ChildProcess.class);
+
+  private static final long HANDSHAKE_FIRST_SLICE_NANOS = TimeUnit.MICROSECONDS.toNanos(250);
+  private static final long HANDSHAKE_MAX_SLICE_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+  private static final long TRACK_INTERVAL_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+  private static final long TREE_POLL_FIRST_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+  private static final long TREE_POLL_MAX_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
+  private static final long KILL_CONFIRM_NANOS = TimeUnit.SECONDS.toNanos(1);
+  private static final long IO_JOIN_AFTER_EXIT_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+  private static final long IO_JOIN_AFTER_KILL_NANOS = TimeUnit.SECONDS.toNanos(1);
+  private static final int INITIAL_BUFFER_BYTES = 8192;
+
+  private static final AtomicInteger IO_THREAD_NUMBER = new AtomicInteger();
+
+  /**
+   * Pool threads for stdout readers and stdin writers. Two stay parked once started, so that a sequential caller's
+   * reader is a hand-off rather than a thread start; more are started on demand and end after 30 s idle.
+   */
+  private static final ExecutorService IO_THREADS = new ThreadPoolExecutor(2, Integer.MAX_VALUE, 30,
+      TimeUnit.SECONDS, new SynchronousQueue<>(), task -> {
+        Thread thread = new Thread(task, "zeocore-subprocess-io-" + IO_THREAD_NUMBER.incrementAndGet());
+        thread.setDaemon(true);
+        return thread;
+      });
+
+  private final Process process;
+  private final ProcessHandle handle;
+  private final long pid;
+  private final ProcessContainment containment;
+  private final long graceNanos;
+  private final long pollNanos;
+  private final CompletableFuture<CapturedOutput> stdout;
+  private final CompletableFuture<Void> stdin;
+  private final Map<Long, ProcessHandle> tracked = new LinkedHashMap<>();
+  private boolean groupSettled;
+  private boolean terminated;
+  private boolean interruptedWhileStopping;
+
+  private ChildProcess(Process process, CompletableFuture<CapturedOutput> stdout, SubprocessInvocation invocation,
+      ProcessContainment containment) {
+    this.process = process;
+    this.stdout = stdout;
+    this.handle = process.toHandle();
+    this.pid = process.pid();
+    this.containment = containment;
+    this.graceNanos = saturatedNanos(invocation.terminationGrace());
+    this.pollNanos = saturatedNanos(invocation.cancellationPoll());
+    this.groupSettled = !containment.usesProcessGroups();
+    byte[] input = invocation.inputBytesUnsafe();
+    if (input.length == 0) {
+      this.stdin = CompletableFuture.completedFuture(null);
+    } else {
+      OutputStream in = process.getOutputStream();
+      this.stdin = CompletableFuture.runAsync(() -> writeAll(in, input), IO_THREADS);
+    }
+  }
+
+  /**
+   * Starts the child: stdout is a pipe read with a cap, stderr goes to the null device (discarded without a thread or
+   * a buffer), stdin is a pipe fed from its own thread, or the null device when there is no input.
+   *
+   * <p>The stdout reader is started <em>before</em> the child and waits for it, so that it takes the stream's monitor
+   * within microseconds of the spawn (see {@link #readCapped}).
+   */
+  static ChildProcess start(ProcessBuilder builder, SubprocessInvocation invocation, ProcessContainment containment)
+      throws IOException {
+    builder.redirectError(ProcessBuilder.Redirect.DISCARD);
+    builder.redirectOutput(ProcessBuilder.Redirect.PIPE);
+    builder.redirectInput(invocation.inputBytesUnsafe().length == 0
+        ? ProcessBuilder.Redirect.from(containment.nullDevice())
+        : ProcessBuilder.Redirect.PIPE);
+    int cap = invocation.maxOutputBytes();
+    CompletableFuture<Process> started = new CompletableFuture<>();
+    CompletableFuture<CapturedOutput> stdout =
+        CompletableFuture.supplyAsync(() -> readCapped(started.join().getInputStream(), cap), IO_THREADS);
+    Process process;
+    try {
+      process = builder.start();
+    } catch (IOException | RuntimeException spawnFailed) {
+      started.completeExceptionally(spawnFailed); // releases the waiting reader
+      throw spawnFailed;
+    }
+    started.complete(process);
+    return new ChildProcess(process, stdout, invocation, containment);
+  }
+
+  /**
+   * Waits until the child has exited and its stdout is complete, the deadline passes, the token is cancelled, or
+   * stdout overflows. Until the child leads its own process group ({@code /proc/<pid>/stat} shows pgid = pid, or the
+   * child is gone), the wait is sliced finely (250 µs doubling to 1 ms) to confirm the group; then it is sliced by
+   * the cancellation poll. Descendants are recorded every 100 ms while the child runs, so that one that later leaves
+   * the group (calls {@code setsid}) can still be killed by pid.
+   *
+   * @param deadline a {@link System#nanoTime()} value
+   */
+  Ending await(long deadline, CancellationToken cancellation) throws InterruptedException {
+    long handshakeSlice = HANDSHAKE_FIRST_SLICE_NANOS;
+    long nextTrack = System.nanoTime() + TRACK_INTERVAL_NANOS;
+    while (true) {
+      if (stdout.isDone()) {
+        Optional<CapturedOutput> output = capturedOutput();
+        if (output.isEmpty()) {
+          return Ending.OUTPUT_UNREADABLE;
+        }
+        if (output.get().overflowed()) {
+          return Ending.OUTPUT_OVERFLOW;
+        }
+        if (!process.isAlive()) {
+          return Ending.EXITED;
+        }
+      }
+      if (cancellation.isCancelled()) {
+        return Ending.CANCELLED;
+      }
+      long now = System.nanoTime();
+      long remaining = deadline - now;
+      if (remaining <= 0) {
+        return Ending.TIMED_OUT;
+      }
+      long slice = Math.min(remaining, pollNanos);
+      if (!groupSettled) {
+        groupSettled = groupConfirmedOrChildGone();
+        if (!groupSettled) {
+          slice = Math.min(slice, handshakeSlice);
+          handshakeSlice = Math.min(2 * handshakeSlice, HANDSHAKE_MAX_SLICE_NANOS);
+        }
+      } else if (now - nextTrack >= 0) {
+        trackDescendants();
+        nextTrack = now + TRACK_INTERVAL_NANOS;
+      }
+      if (!stdout.isDone()) {
+        try {
+          stdout.get(slice, TimeUnit.NANOSECONDS);
+        } catch (TimeoutException | ExecutionException notYetOrFailed) {
+          // examined at the top of the loop
+        }
+      } else {
+        process.waitFor(slice, TimeUnit.NANOSECONDS);
+      }
+    }
+  }
+
+  /** The child's exit code; only after {@link Ending#EXITED}. */
+  int exitCode() {
+    return process.exitValue();
+  }
+
+  /** The captured stdout; only after {@link Ending#EXITED}. */
+  byte[] stdoutBytes() {
+    return capturedOutput().orElseThrow().bytes();
+  }
+
+  /**
+   * Stops the whole tree, bounded: records the descendants, sends {@code SIGTERM} to the child, its process group and
+   * every recorded descendant, waits up to the grace period for all of them to stop running, then sends
+   * {@code SIGKILL} the same way and waits up to one more second for them to be gone. Returns early once nothing runs.
+   * Idempotent. A pending interrupt is set aside for the bounded waits and restored afterwards.
+   */
+  void terminate() {
+    if (terminated) {
+      return;
+    }
+    terminated = true;
+    interruptedWhileStopping |= Thread.interrupted();
+    try {
+      trackDescendants();
+      if (treeGone()) {
+        return;
+      }
+      signalTree(Signal.TERM);
+      if (awaitTreeGone(graceNanos)) {
+        return;
+      }
+      trackDescendants();
+      signalTree(Signal.KILL);
+      if (!awaitTreeGone(KILL_CONFIRM_NANOS)) {
+        log.warn("ZeoCore subprocess: processes of a terminated child still run 1 s after SIGKILL");
+      }
+    } finally {
+      restoreInterrupt();
+    }
+  }
+
+  /**
+   * Ends the attempt's hold on the child: joins the stdout reader and stdin writer. After a normal exit they get
+   * 100 ms; one still blocked then means a leftover process holds a pipe, and the tree is terminated. After a
+   * termination they get one second; a thread still blocked after that is abandoned (it ends when the last holder of
+   * the pipe exits) and a warning is logged.
+   */
+  void release() {
+    interruptedWhileStopping |= Thread.interrupted();
+    try {
+      if (!awaitIo(terminated ? IO_JOIN_AFTER_KILL_NANOS : IO_JOIN_AFTER_EXIT_NANOS) && !terminated) {
+        terminate();
+        interruptedWhileStopping |= Thread.interrupted();
+        awaitIo(IO_JOIN_AFTER_KILL_NANOS);
+      }
+      if (!stdout.isDone() || !stdin.isDone()) {
+        log.warn("ZeoCore subprocess: a pipe of a finished child is still held open by a process outside its "
+            + "tracked tree; abandoning its I/O thread");
+      }
+    } finally {
+      restoreInterrupt();
+    }
+  }
+
+  private void restoreInterrupt() {
+    if (interruptedWhileStopping) {
+      interruptedWhileStopping = false;
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private boolean groupConfirmedOrChildGone() {
+    if (!process.isAlive()) {
+      return true;
+    }
+    Optional<ProcStat> stat = ProcStat.read(pid);
+    return stat.isEmpty() || !stat.get().running() || stat.get().processGroup() == pid;
+  }
+
+  private void trackDescendants() {
+    if (!process.isAlive()) {
+      return; // an exited child's children were re-parented: there is nothing left to find from here
+    }
+    try {
+      // a recorded pid whose process is gone may have been reused by a new descendant: keep the live one
+      handle.descendants().forEach(descendant -> tracked.merge(descendant.pid(), descendant,
+          (recorded, seen) -> recorded.isAlive() ? recorded : seen));
+    } catch (RuntimeException unavailable) {
+      // keep what was recorded so far
+    }
+  }
+
+  private void signalTree(Signal signal) {
+    // The child itself first, directly: once it cannot run, it cannot fork anything the group signal would miss.
+    if (process.isAlive()) {
+      send(handle, signal);
+    }
+    if (containment.usesProcessGroups()) {
+      try {
+        containment.signalGroup(pid, signal);
+      } catch (IllegalArgumentException refused) {
+        // cannot happen for a pid the kernel just gave a child; the direct and per-descendant signals still go out
+        log.error("ZeoCore subprocess: refused to signal process group {}", pid);
+      }
+    }
+    for (ProcessHandle descendant : tracked.values()) {
+      send(descendant, signal);
+    }
+  }
+
+  private static void send(ProcessHandle target, Signal signal) {
+    try {
+      if (signal == Signal.TERM) {
+        target.destroy();
+      } else {
+        target.destroyForcibly();
+      }
+    } catch (RuntimeException notPermitted) {
+      // exited meanwhile, or not ours to signal; the liveness checks decide what happens next
+    }
+  }
+
+  private boolean awaitTreeGone(long boundNanos) {
+    long deadline = System.nanoTime() + boundNanos;
+    long pause = TREE_POLL_FIRST_NANOS;
+    while (true) {
+      if (treeGone()) {
+        return true;
+      }
+      long remaining = deadline - System.nanoTime();
+      if (remaining <= 0) {
+        return false;
+      }
+      LockSupport.parkNanos(Math.min(pause, remaining));
+      interruptedWhileStopping |= Thread.interrupted();
+      pause = Math.min(2 * pause, TREE_POLL_MAX_NANOS);
+    }
+  }
+
+  /** Whether nothing of the tree still runs code (zombies count as gone: they hold no pipe and run nothing). */
+  private boolean treeGone() {
+    if (runs(handle)) {
+      return false;
+    }
+    for (ProcessHandle descendant : tracked.values()) {
+      if (runs(descendant)) {
+        return false;
+      }
+    }
+    return !containment.usesProcessGroups() || !ProcStat.groupHasRunningMember(pid);
+  }
+
+  /** Alive to the JDK (same pid and start time) and, where {@code /proc} can tell, not a zombie. */
+  private boolean runs(ProcessHandle process) {
+    return process.isAlive() && (!containment.hasProcFs() || ProcStat.isRunning(process.pid()));
+  }
+
+  private boolean awaitIo(long boundNanos) {
+    CompletableFuture<Void> both = CompletableFuture.allOf(stdout, stdin);
+    long deadline = System.nanoTime() + boundNanos;
+    while (!both.isDone()) {
+      long remaining = deadline - System.nanoTime();
+      if (remaining <= 0) {
+        return false;
+      }
+      try {
+        both.get(remaining, TimeUnit.NANOSECONDS);
+      } catch (InterruptedException e) {
+        interruptedWhileStopping = true;
+      } catch (ExecutionException | TimeoutException doneOrLate) {
+        // examined by the loop condition
+      }
+    }
+    return true;
+  }
+
+  private Optional<CapturedOutput> capturedOutput() {
+    try {
+      return Optional.of(stdout.getNow(null));
+    } catch (RuntimeException readFailed) {
+      return Optional.empty();
+    }
+  }
+
+  private static long saturatedNanos(java.time.Duration duration) {
+    try {
+      return duration.toNanos();
+    } catch (ArithmeticException tooLong) {
+      return Long.MAX_VALUE / 4;
+    }
+  }
+
+  /**
+   * Reads stdout up to {@code cap} bytes, holding the stream's monitor throughout and closing the stream before
+   * releasing it. When the child exits, the JDK's reaper thread takes that monitor to drain whatever is still in the
+   * pipe into memory, for as long as bytes keep arriving, and then closes the pipe; a grandchild that keeps flooding
+   * an inherited stdout would make that drain grow past any cap. Once this reader holds the monitor, the reaper waits
+   * and finds the stream closed. The reader is parked before the spawn and takes the monitor right after it; a child
+   * whose direct process exits before that (it must exec {@code setsid} and its target first, well over the wake-up
+   * latency, but a starved machine can delay the reader) is drained by the JDK instead: at most what the pipe holds
+   * if nothing else writes to it, more only while a leftover process floods it.
+   */
+  private static CapturedOutput readCapped(InputStream stream, int cap) {
+    synchronized (stream) {
+      try (InputStream in = stream) {
+        byte[] buffer = new byte[Math.min(cap, INITIAL_BUFFER_BYTES)];
+        int size = 0;
+        while (true) {
+          if (size == buffer.length) {
+            if (size == cap) {
+              return in.read() < 0 ? new CapturedOutput(buffer, false) : CapturedOutput.OVERFLOWED;
+            }
+            buffer = Arrays.copyOf(buffer, (int) Math.min(cap, 2L * buffer.length));
+          }
+          int read = in.read(buffer, size, buffer.length - size);
+          if (read < 0) {
+            return new CapturedOutput(size == buffer.length ? buffer : Arrays.copyOf(buffer, size), false);
+          }
+          size += read;
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+  }
+
+  private static void writeAll(OutputStream stream, byte[] input) {
+    try (OutputStream out = stream) {
+      out.write(input);
+    } catch (IOException childStoppedReading) {
+      // A child may exit without reading its input; its exit code decides the attempt.
+    }
+  }
+
+  /** What the stdout reader kept: the bytes, or only the fact that there were too many. */
+  private record CapturedOutput(byte[] bytes, boolean overflowed) {
+    static final CapturedOutput OVERFLOWED = new CapturedOutput(new byte[0], true);
+  }
+}

@@ -1,0 +1,264 @@
+package io.zeocore.subprocess;
+
+import io.zeocore.execution.FailureKind;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * One child process to run for one attempt: what to execute, what it receives and how it is stopped. Immutable; the
+ * input bytes are copied in and out.
+ *
+ * <p>Start from {@link #of(String...)} and adjust with the {@code with…} methods, e.g.
+ * {@code SubprocessInvocation.of("/usr/bin/python3", "-m", "my_provider").withInputBytes(request)}.
+ *
+ * <p>Validation, in this order, with these messages (the reference's): an empty argv is rejected with "argv must
+ * contain an executable", a non-absolute {@code argv[0]} with "argv[0] must be an absolute executable path", a
+ * negative grace with "termination_grace_seconds cannot be negative", a zero or negative poll with
+ * "cancellation_poll_seconds must be positive". Then: no {@code null} anywhere but {@code workingDirectory}, no NUL
+ * character in argv or the environment, no {@code '='} in an environment name, exit codes in the map between 1 and
+ * 255, {@code 1 <= maxOutputBytes <= }{@link #MAX_OUTPUT_BYTES_LIMIT}. Messages never contain input bytes or
+ * environment values. Whether {@code argv[0]} is really executable without a shell is checked when a target is
+ * built from a fixed invocation and again before every spawn (see {@link SubprocessTargets}).
+ *
+ * @param argv the executable (an absolute path) and its arguments; passed to the operating system as-is, never
+ *     through a shell. Arguments are visible in the process list: put requests in {@code inputBytes}
+ * @param inputBytes written to the child's stdin from a separate thread, then stdin is closed; empty means stdin is
+ *     {@code /dev/null}
+ * @param workingDirectory the child's working directory, or {@code null} for the JVM's
+ * @param environment the child's complete environment: the child inherits nothing else from the JVM (no {@code PATH},
+ *     no {@code HOME}); empty by default. Put no secrets here: environments are readable by the same user
+ * @param terminationGrace how long the process group has between {@code SIGTERM} and {@code SIGKILL} when the attempt
+ *     is stopped; zero sends {@code SIGKILL} right after {@code SIGTERM}. Default 500 ms
+ * @param cancellationPoll how often the attempt's cancellation token is polled while the child runs. Default 100 ms
+ * @param maxOutputBytes the most stdout bytes kept; one byte more stops the child and fails the attempt with
+ *     {@link FailureKind#MALFORMED_RESPONSE}. Default 16 MiB
+ * @param exitCodeFailureKinds how a non-zero exit code is classified, e.g. {@code 75 → TRANSIENT} (EX_TEMPFAIL); codes
+ *     not listed are {@link FailureKind#PERMANENT}. A child killed by signal {@code n} exits with {@code 128 + n}
+ */
+public record SubprocessInvocation(
+    List<String> argv,
+    byte[] inputBytes,
+    Path workingDirectory,
+    Map<String, String> environment,
+    Duration terminationGrace,
+    Duration cancellationPoll,
+    int maxOutputBytes,
+    Map<Integer, FailureKind> exitCodeFailureKinds) {
+
+  /** Default time between {@code SIGTERM} and {@code SIGKILL}. */
+  public static final Duration DEFAULT_TERMINATION_GRACE = Duration.ofMillis(500);
+
+  /** Default cancellation-poll interval. */
+  public static final Duration DEFAULT_CANCELLATION_POLL = Duration.ofMillis(100);
+
+  /** Default stdout cap: 16 MiB. */
+  public static final int DEFAULT_MAX_OUTPUT_BYTES = 16 * 1024 * 1024;
+
+  /** The largest stdout cap: the largest array a JVM reliably allocates. */
+  public static final int MAX_OUTPUT_BYTES_LIMIT = Integer.MAX_VALUE - 8;
+
+  private static final byte[] NO_INPUT = new byte[0];
+
+  public SubprocessInvocation {
+    if (argv == null || argv.isEmpty()) {
+      throw new IllegalArgumentException("argv must contain an executable");
+    }
+    argv = Collections.unmodifiableList(new ArrayList<>(argv));
+    for (String argument : argv) {
+      if (argument == null) {
+        throw new IllegalArgumentException("argv must not contain null entries");
+      }
+      if (argument.indexOf('\0') >= 0) {
+        throw new IllegalArgumentException("argv must not contain NUL characters");
+      }
+    }
+    if (!isAbsolute(argv.get(0))) {
+      throw new IllegalArgumentException("argv[0] must be an absolute executable path");
+    }
+    if (terminationGrace == null) {
+      throw new IllegalArgumentException("terminationGrace must not be null");
+    }
+    if (terminationGrace.isNegative()) {
+      throw new IllegalArgumentException("termination_grace_seconds cannot be negative");
+    }
+    if (cancellationPoll == null) {
+      throw new IllegalArgumentException("cancellationPoll must not be null");
+    }
+    if (cancellationPoll.isZero() || cancellationPoll.isNegative()) {
+      throw new IllegalArgumentException("cancellation_poll_seconds must be positive");
+    }
+    if (inputBytes == null) {
+      throw new IllegalArgumentException("inputBytes must not be null (use an empty array)");
+    }
+    inputBytes = inputBytes.length == 0 ? NO_INPUT : inputBytes.clone();
+    environment = copyEnvironment(environment);
+    if (maxOutputBytes < 1 || maxOutputBytes > MAX_OUTPUT_BYTES_LIMIT) {
+      throw new IllegalArgumentException("maxOutputBytes must be between 1 and " + MAX_OUTPUT_BYTES_LIMIT);
+    }
+    exitCodeFailureKinds = copyExitCodes(exitCodeFailureKinds);
+  }
+
+  /** An invocation of {@code argv} with every default: no input, empty environment, the JVM's working directory. */
+  public static SubprocessInvocation of(List<String> argv) {
+    return new SubprocessInvocation(argv, NO_INPUT, null, Map.of(), DEFAULT_TERMINATION_GRACE,
+        DEFAULT_CANCELLATION_POLL, DEFAULT_MAX_OUTPUT_BYTES, Map.of());
+  }
+
+  /** An invocation of {@code argv} with every default. */
+  public static SubprocessInvocation of(String... argv) {
+    if (argv == null || argv.length == 0) {
+      throw new IllegalArgumentException("argv must contain an executable");
+    }
+    return of(Arrays.asList(argv));
+  }
+
+  /** A copy of the input bytes (the request written to stdin). */
+  @Override
+  public byte[] inputBytes() {
+    return inputBytes.clone();
+  }
+
+  /** The input bytes without a copy, for the attempt that writes them; never handed to user code. */
+  byte[] inputBytesUnsafe() {
+    return inputBytes;
+  }
+
+  /** A copy with another request on stdin: the per-call part of an otherwise configured invocation. */
+  public SubprocessInvocation withInputBytes(byte[] bytes) {
+    return new SubprocessInvocation(argv, bytes, workingDirectory, environment, terminationGrace, cancellationPoll,
+        maxOutputBytes, exitCodeFailureKinds);
+  }
+
+  /** A copy with another working directory ({@code null}: the JVM's). */
+  public SubprocessInvocation withWorkingDirectory(Path directory) {
+    return new SubprocessInvocation(argv, inputBytes, directory, environment, terminationGrace, cancellationPoll,
+        maxOutputBytes, exitCodeFailureKinds);
+  }
+
+  /** A copy whose child gets exactly {@code variables} as its environment. */
+  public SubprocessInvocation withEnvironment(Map<String, String> variables) {
+    return new SubprocessInvocation(argv, inputBytes, workingDirectory, variables, terminationGrace,
+        cancellationPoll, maxOutputBytes, exitCodeFailureKinds);
+  }
+
+  /** A copy with another time between {@code SIGTERM} and {@code SIGKILL}. */
+  public SubprocessInvocation withTerminationGrace(Duration grace) {
+    return new SubprocessInvocation(argv, inputBytes, workingDirectory, environment, grace, cancellationPoll,
+        maxOutputBytes, exitCodeFailureKinds);
+  }
+
+  /** A copy that polls the cancellation token at another interval. */
+  public SubprocessInvocation withCancellationPoll(Duration poll) {
+    return new SubprocessInvocation(argv, inputBytes, workingDirectory, environment, terminationGrace, poll,
+        maxOutputBytes, exitCodeFailureKinds);
+  }
+
+  /** A copy with another stdout cap. */
+  public SubprocessInvocation withMaxOutputBytes(int bytes) {
+    return new SubprocessInvocation(argv, inputBytes, workingDirectory, environment, terminationGrace,
+        cancellationPoll, bytes, exitCodeFailureKinds);
+  }
+
+  /** A copy that classifies the listed non-zero exit codes as given (others stay {@link FailureKind#PERMANENT}). */
+  public SubprocessInvocation withExitCodeFailureKinds(Map<Integer, FailureKind> kinds) {
+    return new SubprocessInvocation(argv, inputBytes, workingDirectory, environment, terminationGrace,
+        cancellationPoll, maxOutputBytes, kinds);
+  }
+
+  /** The failure kind of a non-zero {@code exitCode}: the mapped kind, or {@link FailureKind#PERMANENT}. */
+  public FailureKind failureKindOfExitCode(int exitCode) {
+    return exitCodeFailureKinds.getOrDefault(exitCode, FailureKind.PERMANENT);
+  }
+
+  @Override
+  public boolean equals(Object other) {
+    return other instanceof SubprocessInvocation that
+        && argv.equals(that.argv)
+        && Arrays.equals(inputBytes, that.inputBytes)
+        && Objects.equals(workingDirectory, that.workingDirectory)
+        && environment.equals(that.environment)
+        && terminationGrace.equals(that.terminationGrace)
+        && cancellationPoll.equals(that.cancellationPoll)
+        && maxOutputBytes == that.maxOutputBytes
+        && exitCodeFailureKinds.equals(that.exitCodeFailureKinds);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(argv, Arrays.hashCode(inputBytes), workingDirectory, environment, terminationGrace,
+        cancellationPoll, maxOutputBytes, exitCodeFailureKinds);
+  }
+
+  /** Shows argv, the working directory and the environment's names; never the input bytes or environment values. */
+  @Override
+  public String toString() {
+    return "SubprocessInvocation[argv=" + argv
+        + ", workingDirectory=" + workingDirectory
+        + ", environment=" + new TreeSet<>(environment.keySet()) + " (values hidden)"
+        + ", inputBytes=(hidden)"
+        + ", terminationGrace=" + terminationGrace
+        + ", cancellationPoll=" + cancellationPoll
+        + ", maxOutputBytes=" + maxOutputBytes
+        + ", exitCodeFailureKinds=" + exitCodeFailureKinds + "]";
+  }
+
+  private static boolean isAbsolute(String executable) {
+    if (executable.isEmpty()) {
+      return false;
+    }
+    try {
+      return Path.of(executable).isAbsolute();
+    } catch (RuntimeException invalidPath) {
+      return false;
+    }
+  }
+
+  private static Map<String, String> copyEnvironment(Map<String, String> environment) {
+    if (environment == null) {
+      throw new IllegalArgumentException("environment must not be null (use an empty map)");
+    }
+    Map<String, String> copy = new LinkedHashMap<>();
+    for (Map.Entry<String, String> variable : environment.entrySet()) {
+      String name = variable.getKey();
+      if (name == null || name.isEmpty() || name.indexOf('=') >= 0 || name.indexOf('\0') >= 0) {
+        throw new IllegalArgumentException("environment names must be non-empty and contain neither '=' nor NUL");
+      }
+      String value = variable.getValue();
+      if (value == null) {
+        throw new IllegalArgumentException("environment variable " + name + " has a null value");
+      }
+      if (value.indexOf('\0') >= 0) {
+        throw new IllegalArgumentException("environment variable " + name + " has a value containing NUL");
+      }
+      copy.put(name, value);
+    }
+    return Collections.unmodifiableMap(copy);
+  }
+
+  private static Map<Integer, FailureKind> copyExitCodes(Map<Integer, FailureKind> kinds) {
+    if (kinds == null) {
+      throw new IllegalArgumentException("exitCodeFailureKinds must not be null (use an empty map)");
+    }
+    Map<Integer, FailureKind> copy = new TreeMap<>();
+    for (Map.Entry<Integer, FailureKind> entry : kinds.entrySet()) {
+      Integer code = entry.getKey();
+      if (code == null || code < 1 || code > 255) {
+        throw new IllegalArgumentException("exitCodeFailureKinds keys must be exit codes between 1 and 255");
+      }
+      if (entry.getValue() == null) {
+        throw new IllegalArgumentException("exitCodeFailureKinds maps exit code " + code + " to null");
+      }
+      copy.put(code, entry.getValue());
+    }
+    return Collections.unmodifiableMap(copy);
+  }
+}

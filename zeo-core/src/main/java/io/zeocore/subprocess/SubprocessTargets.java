@@ -1,0 +1,131 @@
+package io.zeocore.subprocess;
+
+import io.zeocore.execution.AttemptContext;
+import io.zeocore.execution.FailureKind;
+import io.zeocore.execution.SyncExecutionTarget;
+import java.nio.file.Path;
+import java.util.function.Function;
+
+/**
+ * Targets whose provider is a child process that the operating system stops at the attempt's deadline, with its whole
+ * process tree. Use them when a blocking provider can hang and must be stopped by the host rather than trusted to
+ * observe a cooperative timeout: the runner owns the policy and the total budget, the subprocess target makes each
+ * attempt's share of it a hard boundary.
+ *
+ * <h2>One attempt</h2>
+ * <ol>
+ *   <li>If the cancellation token is already cancelled: {@link FailureKind#CANCELLED}, {@code dispatchStarted=false}.
+ *   <li>The invocation is the fixed one or the factory's result for this {@link AttemptContext}. A factory that throws
+ *       or returns {@code null}: {@link FailureKind#PERMANENT}, {@code dispatchStarted=false} (the exception is the
+ *       {@link io.zeocore.execution.AttemptError}'s cause, which ZeoCore never records).
+ *   <li>{@code argv[0]} must be a regular, executable ELF binary or a script whose {@code #!} line names an absolute
+ *       interpreter satisfying the same rule; the JDK would otherwise run the file through {@code /bin/sh}. A failed
+ *       check: {@link FailureKind#PERMANENT}, {@code dispatchStarted=false}, nothing spawned.
+ *   <li>The attempt's clock starts (real monotonic time, {@link System#nanoTime()}; the deadline is
+ *       {@link AttemptContext#timeout()} from here) and the child is spawned: no shell, argv as given, the environment
+ *       is exactly {@link SubprocessInvocation#environment()} ({@code environment().clear()} first, so nothing is
+ *       inherited), stderr is discarded at the source (the null device), the input bytes are written to stdin from a
+ *       separate thread, stdout is read from another with a cap. A spawn failure (bad working directory, …):
+ *       {@link FailureKind#PERMANENT}, {@code dispatchStarted=false}.
+ *   <li>On Linux the child is started through {@code /usr/bin/setsid} and so leads its own process group (pgid = pid);
+ *       until {@code /proc/<pid>/stat} confirms that, the wait is sliced at 250 µs–1 ms so that the group is known as
+ *       early as possible. The handshake runs inside the attempt's deadline, not before it: a stop before it completes
+ *       signals the child directly as well as the group id, which is harmless because no group with the child's id
+ *       exists until the child creates it. Groups 0 and 1, the JVM's own group and its pid are never signalled.
+ *   <li>The attempt waits, polling the cancellation token every {@link SubprocessInvocation#cancellationPoll()}, until
+ *       the child has exited <em>and</em> its stdout reached end-of-file. A background process that keeps stdout open
+ *       therefore keeps the attempt running until the deadline.
+ *   <li>Deadline: {@link FailureKind#TIMEOUT}. Cancellation: {@link FailureKind#CANCELLED}. More than
+ *       {@link SubprocessInvocation#maxOutputBytes()} on stdout: {@link FailureKind#MALFORMED_RESPONSE}. stdout
+ *       unreadable: {@link FailureKind#PERMANENT}. In each case the tree is stopped first (below) and
+ *       {@code dispatchStarted=true}.
+ *   <li>Exit code not 0: {@link SubprocessInvocation#failureKindOfExitCode(int)} ({@link FailureKind#PERMANENT} unless
+ *       mapped), {@code dispatchStarted=true}.
+ *   <li>Exit code 0: {@link StdoutParser#parse} on the complete stdout. A parser exception, a {@code null} or a value
+ *       that is not an instance of the response type: {@link FailureKind#MALFORMED_RESPONSE}.
+ * </ol>
+ *
+ * <h2>Stopping the tree</h2>
+ * On deadline, cancellation, output overflow or thread interruption: the child's descendants are recorded
+ * ({@link ProcessHandle#descendants()}, merged with the descendants recorded every 100 ms while the child ran);
+ * {@code SIGTERM} goes to the child, its process group and every recorded descendant; after at most
+ * {@link SubprocessInvocation#terminationGrace()} (less if everything stopped) {@code SIGKILL} goes the same way; the
+ * attempt then waits up to one second for all of them to be gone, reading {@code /proc} because
+ * {@link Process#isAlive()} is true for zombies. Then the stdout reader and stdin writer are joined (a reader blocked
+ * on a pipe is only freed by killing the pipe's holders, hence kill first, join after), each wait bounded. An attempt
+ * may therefore end up to the grace period plus about one second after its deadline, typically a few milliseconds
+ * after {@code SIGTERM} for a well-behaved child. A descendant that called {@code setsid} is reached only if it was
+ * recorded, i.e. while its parent still ran; one that daemonized (double fork) before being recorded escapes.
+ *
+ * <p>stdout is read by a pool thread that is parked before the spawn and then holds the stream's monitor until it has
+ * closed the stream. This matters: when the child exits, the JDK's process reaper takes that monitor to drain what is
+ * left in the pipe into memory, for as long as bytes keep arriving, which a leftover process flooding the inherited
+ * stdout would turn into unbounded memory. Only a child whose direct process exits before the reader wakes (it first
+ * has to exec {@code setsid} and its target; a starved machine or a cold JVM can still lose that race) is drained by
+ * the JDK instead.
+ *
+ * <p>After a normal exit nothing is signalled, so that a successful call costs no more than the spawn, unless a
+ * leftover process still holds the child's stdin without reading it; then the tree is stopped as above.
+ *
+ * <h2>Other platforms</h2>
+ * Off Linux (or on a Linux without {@code setsid}, {@code kill} or {@code /proc}) no process group is created: the
+ * child and its recorded descendants are signalled one by one through {@link ProcessHandle}. A descendant whose parent
+ * has exited is not found there. This degraded mode is logged once as a warning on Linux. On Windows the executable
+ * format is not checked (there is no shell fallback).
+ *
+ * <h2>What never leaves the attempt</h2>
+ * stdout, stderr, the exit code, the input bytes and environment values never appear in attempt evidence, exception
+ * messages or log lines: failures are {@link io.zeocore.execution.AttemptError}s whose message is the kind's wire
+ * value; parser exceptions are dropped. Only the parsed value becomes the result. Logging is at DEBUG and names the
+ * target, the attempt number and the failure kind.
+ */
+public final class SubprocessTargets {
+
+  private SubprocessTargets() {}
+
+  /**
+   * A {@link io.zeocore.execution.ExecutionMode#LIVE} target that runs {@code invocation} once per attempt
+   * ({@code internalMaxAttempts = 1}).
+   *
+   * @throws IllegalArgumentException when an argument is {@code null}, the target id is invalid, or
+   *     {@code argv[0]} cannot be executed without a shell now (missing, not executable, neither ELF nor {@code #!}
+   *     with an absolute interpreter); it is checked again before every spawn
+   */
+  public static <T> SyncExecutionTarget<T> subprocessTarget(String targetId, SubprocessInvocation invocation,
+      Class<T> responseType, StdoutParser<T> parseStdout) {
+    if (invocation == null) {
+      throw new IllegalArgumentException("invocation must not be null");
+    }
+    ExecutableFormat.problem(Path.of(invocation.argv().get(0))).ifPresent(problem -> {
+      throw new IllegalArgumentException(problem);
+    });
+    return subprocessTarget(targetId, context -> invocation, responseType, parseStdout, ProcessContainment.DETECTED);
+  }
+
+  /**
+   * A {@link io.zeocore.execution.ExecutionMode#LIVE} target that asks {@code invocationFactory} for the invocation
+   * of each attempt ({@code internalMaxAttempts = 1}), e.g. to add the per-call request with
+   * {@link SubprocessInvocation#withInputBytes(byte[])}. The factory runs on the attempt's thread; if it throws, the
+   * attempt is {@link FailureKind#PERMANENT} with {@code dispatchStarted=false}.
+   *
+   * @throws IllegalArgumentException when an argument is {@code null} or the target id is invalid
+   */
+  public static <T> SyncExecutionTarget<T> subprocessTarget(String targetId,
+      Function<AttemptContext, SubprocessInvocation> invocationFactory, Class<T> responseType,
+      StdoutParser<T> parseStdout) {
+    return subprocessTarget(targetId, invocationFactory, responseType, parseStdout, ProcessContainment.DETECTED);
+  }
+
+  static <T> SyncExecutionTarget<T> subprocessTarget(String targetId,
+      Function<AttemptContext, SubprocessInvocation> invocationFactory, Class<T> responseType,
+      StdoutParser<T> parseStdout, ProcessContainment containment) {
+    if (invocationFactory == null) {
+      throw new IllegalArgumentException("invocationFactory must not be null");
+    }
+    if (parseStdout == null) {
+      throw new IllegalArgumentException("parseStdout must not be null");
+    }
+    SubprocessCall<T> call = new SubprocessCall<>(targetId, invocationFactory, responseType, parseStdout, containment);
+    return SyncExecutionTarget.of(targetId, responseType, call);
+  }
+}

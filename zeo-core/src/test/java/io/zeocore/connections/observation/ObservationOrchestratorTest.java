@@ -1,0 +1,199 @@
+package io.zeocore.connections.observation;
+
+import io.zeocore.connections.admission.PreflightCode;
+import io.zeocore.connections.contract.AuthorizationRefusalReason;
+import io.zeocore.connections.contract.Connection;
+import io.zeocore.connections.contract.ConnectionHealth;
+import io.zeocore.connections.contract.ConnectionStatus;
+import io.zeocore.connections.contract.ContractFixtures;
+import io.zeocore.connections.contract.Digests;
+import io.zeocore.connections.contract.EffectAuthorization;
+import io.zeocore.connections.contract.IdempotencyKey;
+import io.zeocore.connections.contract.NormalizedError;
+import io.zeocore.connections.contract.NormalizedErrorCode;
+import io.zeocore.connections.contract.ObservationArtifact;
+import io.zeocore.connections.contract.ObservationArtifactRef;
+import io.zeocore.connections.contract.ObservationId;
+import io.zeocore.connections.contract.ObservationReceipt;
+import io.zeocore.connections.contract.ObservationState;
+import io.zeocore.connections.contract.SecretRef;
+import io.zeocore.connections.effect.EffectWorld;
+import static io.zeocore.connections.contract.ContractFixtures.CONNECTION;
+import static io.zeocore.connections.contract.ContractFixtures.LIST_FILES;
+import static io.zeocore.connections.contract.ContractFixtures.ORG;
+import static io.zeocore.connections.contract.ContractFixtures.REVISION;
+import static io.zeocore.connections.contract.ContractFixtures.T;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ObservationOrchestratorTest {
+
+  static final byte[] BODY = "{\"folder\":\"folder-a\"}".getBytes(StandardCharsets.UTF_8);
+  static final ObservationId OBSERVATION = new ObservationId("obs-1");
+
+  @TempDir
+  Path temp;
+
+  EffectWorld world;
+  ObservationOrchestrator orchestrator;
+  final AtomicInteger calls = new AtomicInteger();
+
+  @BeforeEach
+  void setUp() {
+    world = new EffectWorld(temp);
+    orchestrator = new ObservationOrchestrator(world.store, world.verifier, EffectWorld.fixedClock());
+  }
+
+  @AfterEach
+  void tearDown() {
+    world.close();
+  }
+
+  EffectAuthorization authorization(String nonce, IdempotencyKey key, byte[] body) {
+    EffectAuthorization base = EffectWorld.unsigned(nonce, key, Digests.requestDigest(body), T.plusSeconds(300));
+    return world.signer.sign(new EffectAuthorization(base.authorizationId(), ORG, base.seatId(),
+        base.runtimeBindingId(), base.packetId(), base.attemptId(), CONNECTION, REVISION, LIST_FILES,
+        base.argumentDigest(), key, base.approvalRefs(), base.issuedAt(), base.expiresAt(), nonce, base.audience(),
+        base.issuer(), base.signature()));
+  }
+
+  ObservationExecutionResult observe(EffectAuthorization authorization, ObservationId id, byte[] body,
+      ObservationDispatcher dispatcher) {
+    return orchestrator.observe(ORG, CONNECTION, REVISION, LIST_FILES, authorization, id, body, request -> {
+      calls.incrementAndGet();
+      return dispatcher.observe(request);
+    });
+  }
+
+  @Test
+  void anInlineResultIsConfirmedWithTheDigestOfItsCanonicalBytes() {
+    ObservationExecutionResult result = observe(authorization("n1", ContractFixtures.KEY, BODY), OBSERVATION, BODY,
+        request -> ObservationDispatchResult.inline(Map.of("size", 42, "name", "selected.csv")));
+
+    String digest = "sha256:" + Digests.sha256Hex(
+        "{\"name\":\"selected.csv\",\"size\":42}".getBytes(StandardCharsets.US_ASCII));
+    ObservationReceipt expected = new ObservationReceipt(OBSERVATION, ORG, CONNECTION, ObservationState.CONFIRMED,
+        Digests.requestDigest(BODY), digest, Map.of("name", "selected.csv", "size", 42), null, null,
+        T.plus(2, ChronoUnit.MICROS));
+    assertThat(result).isEqualTo(new ObservationExecutionResult(ObservationState.CONFIRMED, OBSERVATION, expected,
+        null));
+    assertThat(world.store.getObservationReceipt(ORG, OBSERVATION)).contains(expected);
+    assertThat(world.store.getObservation(ORG, OBSERVATION).orElseThrow().createdAt())
+        .isEqualTo(T.plus(1, ChronoUnit.MICROS));
+  }
+
+  @Test
+  void aReplayReturnsTheStoredReceiptWithoutObservingAgain() {
+    EffectAuthorization authorization = authorization("n1", ContractFixtures.KEY, BODY);
+    ObservationExecutionResult first = observe(authorization, OBSERVATION, BODY,
+        request -> ObservationDispatchResult.inline(List.of(1, 2)));
+    ObservationExecutionResult replay = observe(authorization, new ObservationId("obs-2"), BODY,
+        request -> ObservationDispatchResult.inline(List.of(3)));
+
+    assertThat(replay).isEqualTo(first);
+    assertThat(calls).hasValue(1);
+  }
+
+  @Test
+  void reusingTheIdentityWithAnotherBodyIsRefusedAndNothingIsPersisted() {
+    observe(authorization("n1", ContractFixtures.KEY, BODY), OBSERVATION, BODY,
+        request -> ObservationDispatchResult.inline(List.of(1)));
+    byte[] other = "{\"folder\":\"folder-b\"}".getBytes(StandardCharsets.UTF_8);
+    world.store.saveConnection(ORG, new Connection(CONNECTION, ORG, ContractFixtures.CONNECTOR, REVISION,
+        "default-app", "acct_123", List.of("folder-a", "folder-b"), List.of("refunds:write"),
+        List.of(ContractFixtures.CREATE_REFUND, LIST_FILES), new SecretRef(ContractFixtures.SECRET_HANDLE),
+        ConnectionStatus.ACTIVE, ConnectionHealth.HEALTHY, T, null, null));
+
+    ObservationExecutionResult result = observe(authorization("n2", ContractFixtures.KEY, other),
+        new ObservationId("obs-2"), other, request -> ObservationDispatchResult.inline(List.of(2)));
+
+    assertThat(result).isEqualTo(ObservationExecutionResult.refused(AuthorizationRefusalReason.REQUEST_DIGEST_MISMATCH));
+    assertThat(world.store.getObservation(ORG, new ObservationId("obs-2"))).isEmpty();
+    assertThat(calls).hasValue(1);
+  }
+
+  @Test
+  void refusalsOfReadsAreNeverPersisted() {
+    EffectAuthorization expired = world.signer.sign(new EffectAuthorization(ContractFixtures.AUTHORIZATION, ORG,
+        "s", "b", "p", "a", CONNECTION, REVISION, LIST_FILES, Digests.requestDigest(BODY), ContractFixtures.KEY,
+        List.of(), T.minusSeconds(60), T, "n1", EffectWorld.AUDIENCE, EffectWorld.ISSUER, "x"));
+
+    assertThat(observe(expired, OBSERVATION, BODY, request -> ObservationDispatchResult.inline(1)))
+        .isEqualTo(ObservationExecutionResult.refused(AuthorizationRefusalReason.EXPIRED));
+    assertThat(observe(null, OBSERVATION, BODY, request -> ObservationDispatchResult.inline(1)))
+        .isEqualTo(ObservationExecutionResult.refused(AuthorizationRefusalReason.ABSENT));
+    assertThat(world.store.getObservation(ORG, OBSERVATION)).isEmpty();
+    assertThat(calls).hasValue(0);
+  }
+
+  @Test
+  void secretShapedKeysAtAnyDepthFailSafeAndAreNeverStored() throws Exception {
+    String canary = "TOKEN-CANARY-91ab";
+    ObservationExecutionResult result = observe(authorization("n1", ContractFixtures.KEY, BODY), OBSERVATION, BODY,
+        request -> ObservationDispatchResult.inline(Map.of("files", List.of(Map.of("Access_Token", canary)))));
+
+    assertThat(result.state()).isEqualTo(ObservationState.FAILED_SAFE);
+    assertThat(result.receipt().normalizedError()).isEqualTo(new NormalizedError(
+        NormalizedErrorCode.PROVIDER_UNAVAILABLE, "provider observation did not complete safely"));
+    assertThat(result.receipt().inlineResult()).isNull();
+    world.store.close();
+    try (var files = Files.list(temp)) {
+      for (Path file : files.toList()) {
+        assertThat(new String(Files.readAllBytes(file), StandardCharsets.ISO_8859_1)).doesNotContain(canary);
+      }
+    }
+  }
+
+  @Test
+  void resultsOverTheResponseLimitAndExceptionsFailSafe() {
+    String big = "x".repeat(1_048_577);
+    assertThat(observe(authorization("n1", new IdempotencyKey("k1"), BODY), new ObservationId("o1"), BODY,
+        request -> ObservationDispatchResult.inline(big)).state()).isEqualTo(ObservationState.FAILED_SAFE);
+    ObservationArtifact huge = new ObservationArtifact(new ObservationArtifactRef(ContractFixtures.ARTIFACT_REF),
+        "sha256:" + ContractFixtures.HEX, 1_048_577, "text/csv");
+    assertThat(observe(authorization("n2", new IdempotencyKey("k2"), BODY), new ObservationId("o2"), BODY,
+        request -> ObservationDispatchResult.artifact(huge)).state()).isEqualTo(ObservationState.FAILED_SAFE);
+    assertThat(observe(authorization("n3", new IdempotencyKey("k3"), BODY), new ObservationId("o3"), BODY,
+        request -> {
+          throw new IllegalStateException("provider down");
+        }).receipt().normalizedError().code()).isEqualTo(NormalizedErrorCode.PROVIDER_UNAVAILABLE);
+    ObservationArtifact fine = ContractFixtures.artifact();
+    ObservationExecutionResult artifact = observe(authorization("n4", new IdempotencyKey("k4"), BODY),
+        new ObservationId("o4"), BODY, request -> ObservationDispatchResult.artifact(fine));
+    assertThat(artifact.state()).isEqualTo(ObservationState.CONFIRMED);
+    assertThat(artifact.receipt().resultDigest()).isEqualTo(fine.contentSha256());
+  }
+
+  @Test
+  void theResourceArgumentMustNameASelectedBusinessResource() {
+    byte[] other = "{\"folder\":\"folder-z\"}".getBytes(StandardCharsets.UTF_8);
+    assertThatThrownBy(() -> observe(authorization("n1", ContractFixtures.KEY, other), OBSERVATION, other,
+        request -> ObservationDispatchResult.inline(1)))
+        .isInstanceOf(ObservationPreflightException.class)
+        .hasMessage("business resource is not selected")
+        .satisfies(e -> assertThat(((ObservationPreflightException) e).code())
+            .isEqualTo(PreflightCode.BUSINESS_RESOURCE_NOT_SELECTED));
+    assertThat(world.store.hasAuthorizationNonce(ORG, "n1")).isFalse();
+  }
+
+  @Test
+  void effectfulOperationsAreRefusedByTheReadPath() {
+    EffectAuthorization refund = world.authorization("n1");
+    assertThatThrownBy(() -> orchestrator.observe(ORG, CONNECTION, REVISION, ContractFixtures.CREATE_REFUND, refund,
+        OBSERVATION, ContractFixtures.BODY, request -> ObservationDispatchResult.inline(1)))
+        .isInstanceOf(ObservationPreflightException.class)
+        .hasMessage("effectful operations require effect orchestration");
+  }
+}
