@@ -11,8 +11,8 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.nio.channels.UnresolvedAddressException;
-import java.time.Clock;
 import java.time.Duration;
+import java.time.InstantSource;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
@@ -35,14 +35,8 @@ import tools.jackson.databind.node.ObjectNode;
  */
 abstract class HttpLlmClient implements LlmClient {
 
-  /** Default cap of a successful response body. */
-  static final long DEFAULT_MAX_RESPONSE_BYTES = 16L * 1024 * 1024;
-
   /** How often a pending call polls its cancellation token. */
   private static final long CANCELLATION_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
-
-  /** The default client's connect timeout cap; a call's own timeout still bounds the whole exchange. */
-  private static final Duration MAX_CONNECT_TIMEOUT = Duration.ofSeconds(10);
 
   /** Longer call timeouts are enforced by this class's own deadline only. */
   private static final Duration MAX_JDK_REQUEST_TIMEOUT = Duration.ofDays(1);
@@ -58,24 +52,24 @@ abstract class HttpLlmClient implements LlmClient {
   private final HttpClient.Version version;
   private final LegacyRetry legacyRetry;
   private final long maxResponseBytes;
-  private final Clock clock;
+  private final InstantSource clock;
 
-  HttpLlmClient(String provider, URI baseUrl, String path, String model, Duration timeout, HttpClient httpClient,
-      LegacyRetry legacyRetry, long maxResponseBytes) {
+  HttpLlmClient(String provider, String path, LlmClientBuilder<?, ?> settings) {
     this.provider = provider;
-    this.baseUrl = validateBaseUrl(baseUrl);
+    this.baseUrl = validateBaseUrl(settings.baseUrl);
     this.endpoint = URI.create(stripTrailingSlashes(baseUrl.toString()) + path);
-    this.model = requireModel(model);
-    this.timeout = requirePositive(timeout, "timeout");
-    this.legacyRetry = Objects.requireNonNull(legacyRetry, "legacyRetry");
-    if (maxResponseBytes < 1 || maxResponseBytes > Integer.MAX_VALUE - 8) {
+    this.model = requireModel(settings.model);
+    this.timeout = requirePositive(settings.timeout, "timeout");
+    this.legacyRetry = Objects.requireNonNull(settings.legacyRetry, "legacyRetry");
+    if (settings.maxResponseBytes < 1 || settings.maxResponseBytes > Integer.MAX_VALUE - 8) {
       throw new IllegalArgumentException("maxResponseBytes must be between 1 and " + (Integer.MAX_VALUE - 8));
     }
-    this.maxResponseBytes = maxResponseBytes;
-    this.httpClient = httpClient != null ? httpClient : defaultHttpClient(timeout);
+    this.maxResponseBytes = settings.maxResponseBytes;
+    this.httpClient = settings.httpClient != null ? settings.httpClient
+        : LlmClientBuilder.defaultHttpClientBuilder(timeout).build();
     // plain http: HTTP/1.1, so that no h2c upgrade is attempted against servers that mishandle it; https negotiates
     this.version = "https".equals(this.baseUrl.getScheme()) ? HttpClient.Version.HTTP_2 : HttpClient.Version.HTTP_1_1;
-    this.clock = Clock.systemUTC();
+    this.clock = settings.clock;
   }
 
   /** Builds the provider's JSON request body. */
@@ -246,13 +240,6 @@ abstract class HttpLlmClient implements LlmClient {
 
   final LlmCallException failure(LlmCallException.Reason reason, boolean sent, String detail, Throwable cause) {
     return new LlmCallException(provider, reason, 0, null, sent, detail, cause);
-  }
-
-  private static HttpClient defaultHttpClient(Duration timeout) {
-    return HttpClient.newBuilder()
-        .connectTimeout(timeout.compareTo(MAX_CONNECT_TIMEOUT) < 0 ? timeout : MAX_CONNECT_TIMEOUT)
-        .followRedirects(HttpClient.Redirect.NEVER)
-        .build();
   }
 
   private static URI validateBaseUrl(URI baseUrl) {

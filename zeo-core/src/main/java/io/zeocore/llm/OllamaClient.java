@@ -1,7 +1,6 @@
 package io.zeocore.llm;
 
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.time.Duration;
 import java.util.List;
@@ -30,8 +29,7 @@ public final class OllamaClient extends HttpLlmClient {
   public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(60);
 
   private OllamaClient(Builder builder) {
-    super("ollama", builder.baseUrl, "/api/chat", builder.model, builder.timeout, builder.httpClient,
-        builder.legacyRetry, builder.maxResponseBytes);
+    super("ollama", "/api/chat", builder);
   }
 
   /**
@@ -94,64 +92,21 @@ public final class OllamaClient extends HttpLlmClient {
     return "OllamaClient[baseUrl=" + baseUrl() + ", model=" + model() + ", timeout=" + timeout() + "]";
   }
 
-  /** Builds an {@link OllamaClient}. Not thread-safe. */
-  public static final class Builder {
+  /** Builds an {@link OllamaClient}; Ollama takes no credentials, so the shared settings are all. Not thread-safe. */
+  public static final class Builder extends LlmClientBuilder<Builder, OllamaClient> {
 
-    private URI baseUrl = DEFAULT_BASE_URL;
-    private String model = DEFAULT_MODEL;
-    private Duration timeout = DEFAULT_TIMEOUT;
-    private HttpClient httpClient;
-    private LegacyRetry legacyRetry = LegacyRetry.defaults();
-    private long maxResponseBytes = DEFAULT_MAX_RESPONSE_BYTES;
-
-    private Builder() {}
-
-    /** {@code zeocore.llm.ollama.base-url}. */
-    public Builder baseUrl(URI baseUrl) {
-      this.baseUrl = baseUrl;
-      return this;
+    private Builder() {
+      super(DEFAULT_BASE_URL, DEFAULT_MODEL, DEFAULT_TIMEOUT);
     }
 
-    /** {@code zeocore.llm.ollama.model}. */
-    public Builder model(String model) {
-      this.model = model;
-      return this;
-    }
-
-    /** {@code zeocore.llm.ollama.timeout}: the per-call timeout. */
-    public Builder timeout(Duration timeout) {
-      this.timeout = timeout;
-      return this;
-    }
-
-    /**
-     * The JDK client to send with (proxy, TLS, executor). It should not follow redirects. Default: a new client that
-     * never follows redirects, with a connect timeout of the smaller of the call timeout and 10 s.
-     */
-    public Builder httpClient(HttpClient httpClient) {
-      this.httpClient = httpClient;
-      return this;
-    }
-
-    /** Settings of the legacy retrying {@link LlmClient#chat}; default {@link LegacyRetry#defaults()}. */
-    public Builder legacyRetry(LegacyRetry legacyRetry) {
-      this.legacyRetry = legacyRetry;
-      return this;
-    }
-
-    /** The largest successful response body read; a larger one is a malformed response. Default 16 MiB. */
-    public Builder maxResponseBytes(long maxResponseBytes) {
-      this.maxResponseBytes = maxResponseBytes;
-      return this;
-    }
-
-    /**
-     * Validates and builds the client.
-     *
-     * @throws IllegalArgumentException naming the setting that is invalid
-     */
+    @Override
     public OllamaClient build() {
       return new OllamaClient(this);
+    }
+
+    @Override
+    Builder self() {
+      return this;
     }
   }
 }

@@ -1,11 +1,11 @@
 package io.zeocore.llm;
 
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.time.Duration;
 import java.util.List;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -44,8 +44,7 @@ public final class OpenAiClient extends HttpLlmClient {
   private final String organization;
 
   private OpenAiClient(Builder builder) {
-    super("openai", builder.baseUrl, "/chat/completions", builder.model, builder.timeout, builder.httpClient,
-        builder.legacyRetry, builder.maxResponseBytes);
+    super("openai", "/chat/completions", builder);
     this.apiKey = builder.apiKey;
     if (builder.organization != null && builder.organization.isBlank()) {
       this.organization = null;
@@ -131,85 +130,45 @@ public final class OpenAiClient extends HttpLlmClient {
         + ", apiKey=" + (apiKey == null ? "<none>" : apiKey) + ", organization=" + organization + "]";
   }
 
-  /** Builds an {@link OpenAiClient}. Not thread-safe. */
-  public static final class Builder {
+  /**
+   * Builds an {@link OpenAiClient}: the shared settings plus the API key and organization. The HTTP client must never
+   * follow redirects (the key is a bearer credential). Not thread-safe.
+   */
+  public static final class Builder extends LlmClientBuilder<Builder, OpenAiClient> {
 
-    private URI baseUrl = DEFAULT_BASE_URL;
-    private ApiKey apiKey;
-    private String model = DEFAULT_MODEL;
-    private Duration timeout = DEFAULT_TIMEOUT;
-    private String organization;
-    private HttpClient httpClient;
-    private LegacyRetry legacyRetry = LegacyRetry.defaults();
-    private long maxResponseBytes = DEFAULT_MAX_RESPONSE_BYTES;
+    private @Nullable ApiKey apiKey;
+    private @Nullable String organization;
 
-    private Builder() {}
-
-    /** {@code zeocore.llm.openai.base-url}. */
-    public Builder baseUrl(URI baseUrl) {
-      this.baseUrl = baseUrl;
-      return this;
+    private Builder() {
+      super(DEFAULT_BASE_URL, DEFAULT_MODEL, DEFAULT_TIMEOUT);
     }
 
     /** {@code zeocore.llm.openai.api-key}; {@code null} or blank for none. */
-    public Builder apiKey(String apiKey) {
+    public Builder apiKey(@Nullable String apiKey) {
       this.apiKey = ApiKey.of(apiKey);
       return this;
     }
 
     /** The key as characters (copied; the caller may then clear its array); {@code null} or blank for none. */
-    public Builder apiKey(char[] apiKey) {
+    public Builder apiKey(char @Nullable [] apiKey) {
       this.apiKey = ApiKey.of(apiKey);
       return this;
     }
 
-    /** {@code zeocore.llm.openai.model}. */
-    public Builder model(String model) {
-      this.model = model;
-      return this;
-    }
-
-    /** {@code zeocore.llm.openai.timeout}: the per-call timeout. */
-    public Builder timeout(Duration timeout) {
-      this.timeout = timeout;
-      return this;
-    }
-
     /** {@code zeocore.llm.openai.organization}; {@code null} or blank for none. */
-    public Builder organization(String organization) {
+    public Builder organization(@Nullable String organization) {
       this.organization = organization;
       return this;
     }
 
-    /**
-     * The JDK client to send with (proxy, TLS, executor). It must not follow redirects (the key is a bearer
-     * credential). Default: a new client that never follows redirects, with a connect timeout of the smaller of the
-     * call timeout and 10 s.
-     */
-    public Builder httpClient(HttpClient httpClient) {
-      this.httpClient = httpClient;
-      return this;
-    }
-
-    /** Settings of the legacy retrying {@link LlmClient#chat}; default {@link LegacyRetry#defaults()}. */
-    public Builder legacyRetry(LegacyRetry legacyRetry) {
-      this.legacyRetry = legacyRetry;
-      return this;
-    }
-
-    /** The largest successful response body read; a larger one is a malformed response. Default 16 MiB. */
-    public Builder maxResponseBytes(long maxResponseBytes) {
-      this.maxResponseBytes = maxResponseBytes;
-      return this;
-    }
-
-    /**
-     * Validates and builds the client.
-     *
-     * @throws IllegalArgumentException naming the setting that is invalid
-     */
+    @Override
     public OpenAiClient build() {
       return new OpenAiClient(this);
+    }
+
+    @Override
+    Builder self() {
+      return this;
     }
 
     @Override

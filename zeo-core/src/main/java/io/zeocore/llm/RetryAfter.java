@@ -1,7 +1,7 @@
 package io.zeocore.llm;
 
 import java.net.http.HttpHeaders;
-import java.time.Clock;
+import java.time.InstantSource;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZonedDateTime;
@@ -25,7 +25,7 @@ final class RetryAfter {
    * {@code Retry-After} as delay-seconds or an HTTP date (RFC 1123) relative to {@code clock}; a date in the past is
    * zero. Returns {@code null} when neither header is present or parses.
    */
-  static Duration parse(HttpHeaders headers, Clock clock) {
+  static Duration parse(HttpHeaders headers, InstantSource clock) {
     Optional<String> millis = headers.firstValue("retry-after-ms");
     if (millis.isPresent()) {
       Duration parsed = parseMillis(millis.get().trim());
@@ -36,7 +36,7 @@ final class RetryAfter {
     return headers.firstValue("retry-after").map(value -> parseRetryAfter(value.trim(), clock)).orElse(null);
   }
 
-  static Duration parseRetryAfter(String value, Clock clock) {
+  static Duration parseRetryAfter(String value, InstantSource clock) {
     if (value.isEmpty()) {
       return null;
     }

@@ -9,6 +9,8 @@ import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.net.URI;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
@@ -172,6 +174,29 @@ class OpenAiClientTest {
 
     assertThat(failure.retryAfter()).hasValueSatisfying(delay ->
         assertThat(delay).isBetween(Duration.ofSeconds(100), Duration.ofSeconds(120)));
+  }
+
+  @Test
+  void retryAfterAsAnHttpDateIsMeasuredOnTheConfiguredClock() {
+    Instant now = Instant.parse("2015-10-21T07:26:00Z");
+    server.replies(status(503, "{}", Map.of("Retry-After", "Wed, 21 Oct 2015 07:28:00 GMT")));
+    OpenAiClient client = OpenAiClient.builder().baseUrl(URI.create(server.baseUrl() + "/v1")).apiKey(API_KEY)
+        .clock(InstantSource.fixed(now)).build();
+
+    assertThat(retryAfterOf(client)).hasValue(Duration.ofMinutes(2));
+  }
+
+  @Test
+  void aClientBuiltFromTheDefaultHttpClientBuilderNeverFollowsRedirects() {
+    server.replies(status(307, "{}", Map.of("Location", server.baseUrl() + "/elsewhere")));
+    OpenAiClient client = OpenAiClient.builder().baseUrl(URI.create(server.baseUrl() + "/v1")).apiKey(API_KEY)
+        .httpClient(LlmClientBuilder.defaultHttpClientBuilder(CALL_TIMEOUT).build()).build();
+
+    LlmCallException failure = catchThrowableOfType(LlmCallException.class,
+        () -> client.chatOnce(MESSAGES, LlmOptions.defaults(), CALL_TIMEOUT));
+
+    assertThat(failure.reason()).isEqualTo(LlmCallException.Reason.HTTP_STATUS);
+    assertThat(server.requests()).hasSize(1);
   }
 
   @Test

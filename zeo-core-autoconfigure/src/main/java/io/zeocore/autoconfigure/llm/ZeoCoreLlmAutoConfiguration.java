@@ -1,12 +1,16 @@
 package io.zeocore.autoconfigure.llm;
 
 import io.zeocore.llm.LlmClient;
+import io.zeocore.llm.LlmClientBuilder;
 import io.zeocore.llm.OllamaClient;
 import io.zeocore.llm.OpenAiClient;
+import java.net.http.HttpClient;
+import java.time.Duration;
 import java.util.Locale;
 import java.util.function.Supplier;
 import org.springframework.beans.BeanWrapper;
 import org.springframework.beans.BeanWrapperImpl;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -25,6 +29,9 @@ import org.springframework.util.unit.DataSize;
  * when a {@code zeocore.llm.openai.*} property is set. Switched off by {@code zeocore.llm.enabled=false}; each bean
  * backs off when the application defines its own. An invalid setting stops start-up naming the property.
  *
+ * <p>The JDK {@link HttpClient} of each client starts from {@link LlmClientBuilder#defaultHttpClientBuilder} and is
+ * then passed through every {@link LlmHttpClientCustomizer} bean, in order (proxy, TLS, executor).
+ *
  * <p>Use a client through {@link io.zeocore.llm.LlmTargets#chatTarget}, so that the policy owns every retry.
  */
 @AutoConfiguration
@@ -40,9 +47,11 @@ public final class ZeoCoreLlmAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    OllamaClient zeoCoreOllamaClient(ZeoCoreLlmProperties properties) {
+    OllamaClient zeoCoreOllamaClient(ZeoCoreLlmProperties properties,
+        ObjectProvider<LlmHttpClientCustomizer> customizers) {
       ZeoCoreLlmProperties.Ollama ollama = properties.getOllama();
       return build("zeocore.llm.ollama", ollama, () -> OllamaClient.builder()
+          .httpClient(httpClient("ollama", ollama.getTimeout(), customizers))
           .baseUrl(ollama.getBaseUrl())
           .model(ollama.getModel())
           .timeout(ollama.getTimeout())
@@ -57,9 +66,11 @@ public final class ZeoCoreLlmAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    OpenAiClient zeoCoreOpenAiClient(ZeoCoreLlmProperties properties) {
+    OpenAiClient zeoCoreOpenAiClient(ZeoCoreLlmProperties properties,
+        ObjectProvider<LlmHttpClientCustomizer> customizers) {
       ZeoCoreLlmProperties.OpenAi openai = properties.getOpenai();
       return build("zeocore.llm.openai", openai, () -> OpenAiClient.builder()
+          .httpClient(httpClient("openai", openai.getTimeout(), customizers))
           .baseUrl(openai.getBaseUrl())
           .apiKey(openai.getApiKey())
           .model(openai.getModel())
@@ -68,6 +79,20 @@ public final class ZeoCoreLlmAutoConfiguration {
           .maxResponseBytes(bytes(openai.getMaxResponseSize()))
           .build());
     }
+  }
+
+  /**
+   * ZeoCore's default HTTP client for one provider, after the application's customizers; {@code null} when the
+   * timeout is missing (the client's builder then rejects it, naming the property).
+   */
+  private static HttpClient httpClient(String provider, Duration timeout,
+      ObjectProvider<LlmHttpClientCustomizer> customizers) {
+    if (timeout == null) {
+      return null;
+    }
+    HttpClient.Builder builder = LlmClientBuilder.defaultHttpClientBuilder(timeout);
+    customizers.orderedStream().forEach(customizer -> customizer.customize(provider, builder));
+    return builder.build();
   }
 
   private static long bytes(DataSize size) {

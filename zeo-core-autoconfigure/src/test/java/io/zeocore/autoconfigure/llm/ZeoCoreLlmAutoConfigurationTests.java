@@ -8,21 +8,26 @@ import io.zeocore.autoconfigure.execution.ZeoCoreExecutions;
 import io.zeocore.execution.ResilientExecutionResult;
 import io.zeocore.llm.ChatMessage;
 import io.zeocore.llm.LlmClient;
+import io.zeocore.llm.LlmOptions;
 import io.zeocore.llm.LlmTargets;
 import io.zeocore.llm.OllamaClient;
 import io.zeocore.llm.OpenAiClient;
 import java.net.InetAddress;
+import java.net.ProxySelector;
+import java.net.http.HttpClient;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.core.Ordered;
 
 class ZeoCoreLlmAutoConfigurationTests {
 
@@ -118,6 +123,58 @@ class ZeoCoreLlmAutoConfigurationTests {
           });
     } finally {
       server.stop(0);
+    }
+  }
+
+  @Test
+  void httpClientCustomizersShapeEachClientsHttpClientInOrder() throws Exception {
+    AtomicReference<String> proxiedRequest = new AtomicReference<>();
+    HttpServer proxy = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    proxy.createContext("/", exchange -> {
+      proxiedRequest.set(exchange.getRequestURI().toString());
+      byte[] reply = "{\"message\":{\"role\":\"assistant\",\"content\":\"via the proxy\"}}"
+          .getBytes(StandardCharsets.UTF_8);
+      exchange.sendResponseHeaders(200, reply.length);
+      exchange.getResponseBody().write(reply);
+      exchange.close();
+    });
+    proxy.start();
+    List<String> calls = new CopyOnWriteArrayList<>();
+    try {
+      contextRunner
+          .withPropertyValues("zeocore.llm.ollama.base-url=http://models.example.invalid:11434",
+              "zeocore.llm.ollama.model=m", "zeocore.llm.openai.api-key=" + KEY)
+          .withBean("second", LlmHttpClientCustomizer.class, () -> new OrderedCustomizer(2,
+              (provider, builder) -> calls.add("second:" + provider)))
+          .withBean("first", LlmHttpClientCustomizer.class, () -> new OrderedCustomizer(1, (provider, builder) -> {
+            calls.add("first:" + provider);
+            builder.proxy(ProxySelector.of(proxy.getAddress()));
+          }))
+          .run(context -> {
+            assertThat(calls).containsExactlyInAnyOrder("first:ollama", "second:ollama", "first:openai",
+                "second:openai");
+            assertThat(calls.indexOf("first:ollama")).isLessThan(calls.indexOf("second:ollama"));
+            String answer = context.getBean(OllamaClient.class)
+                .chatOnce(List.of(ChatMessage.user("hi")), LlmOptions.defaults(), Duration.ofSeconds(5));
+            assertThat(answer).isEqualTo("via the proxy");
+            assertThat(proxiedRequest.get()).endsWith("/api/chat");
+          });
+    } finally {
+      proxy.stop(0);
+    }
+  }
+
+  private record OrderedCustomizer(int order, LlmHttpClientCustomizer delegate)
+      implements LlmHttpClientCustomizer, Ordered {
+
+    @Override
+    public void customize(String provider, HttpClient.Builder builder) {
+      delegate.customize(provider, builder);
+    }
+
+    @Override
+    public int getOrder() {
+      return order;
     }
   }
 }
