@@ -1,13 +1,19 @@
 package io.zeocore.autoconfigure.connections;
 
+import java.util.Map;
 import org.springframework.boot.autoconfigure.condition.ConditionOutcome;
 import org.springframework.boot.autoconfigure.condition.SpringBootCondition;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.annotation.ConditionContext;
+import org.springframework.core.env.Environment;
 import org.springframework.core.type.AnnotatedTypeMetadata;
 
-/** Matches when a property other than {@code enabled} is set under a prefix: that part is "configured". */
+/**
+ * Matches when a property other than an off-switch is set under a prefix: that part is "configured". Off-switches are
+ * the {@code enabled} properties at any depth ({@code zeocore.connections.recovery.enabled=false} alone configures
+ * nothing, so it creates no store).
+ */
 abstract class ConfiguredCondition extends SpringBootCondition {
 
   private final String prefix;
@@ -18,13 +24,28 @@ abstract class ConfiguredCondition extends SpringBootCondition {
 
   @Override
   public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
-    boolean configured = Binder.get(context.getEnvironment())
-        .bind(prefix, Bindable.mapOf(String.class, Object.class))
-        .map(properties -> properties.keySet().stream().anyMatch(key -> !key.equals("enabled")))
-        .orElse(false);
-    return configured
+    return isConfigured(context.getEnvironment(), prefix)
         ? ConditionOutcome.match("properties are set under " + prefix)
         : ConditionOutcome.noMatch("no property is set under " + prefix);
+  }
+
+  /** Whether a property other than an {@code enabled} off-switch is set under {@code prefix}. */
+  static boolean isConfigured(Environment environment, String prefix) {
+    return Binder.get(environment).bind(prefix, Bindable.mapOf(String.class, Object.class))
+        .map(ConfiguredCondition::hasSetting).orElse(false);
+  }
+
+  private static boolean hasSetting(Map<?, ?> properties) {
+    for (Map.Entry<?, ?> entry : properties.entrySet()) {
+      if (entry.getValue() instanceof Map<?, ?> nested) {
+        if (hasSetting(nested)) {
+          return true;
+        }
+      } else if (!"enabled".equals(entry.getKey())) {
+        return true;
+      }
+    }
+    return false;
   }
 
   static final class Connections extends ConfiguredCondition {

@@ -3,6 +3,7 @@ package io.zeocore.autoconfigure.connections;
 import static io.zeocore.autoconfigure.connections.ZeoCoreConnectionsAutoConfiguration.PREFIX;
 
 import io.zeocore.autoconfigure.connections.ZeoCoreConnectionsProperties.StoreDataSource;
+import io.zeocore.autoconfigure.internal.SecretValues;
 import io.zeocore.connections.store.EffectStore;
 import io.zeocore.connections.store.ConnectionStore;
 import io.zeocore.connections.effect.EffectListener;
@@ -45,6 +46,7 @@ import org.springframework.boot.sql.init.dependency.DependsOnDatabaseInitializat
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
 import org.springframework.core.io.Resource;
 
 /**
@@ -66,8 +68,8 @@ final class ConnectionsConfigurations {
 
     @Bean
     JdbcConnectionStore zeoCoreConnectionStore(ZeoCoreConnectionsProperties properties,
-        ObjectProvider<DataSource> dataSources) {
-      return openStore(properties, dataSources);
+        ObjectProvider<DataSource> dataSources, Environment environment) {
+      return openStore(properties, dataSources, environment);
     }
   }
 
@@ -84,14 +86,19 @@ final class ConnectionsConfigurations {
     @Bean
     @DependsOnDatabaseInitialization
     JdbcConnectionStore zeoCoreConnectionStore(ZeoCoreConnectionsProperties properties,
-        ObjectProvider<DataSource> dataSources) {
-      return openStore(properties, dataSources);
+        ObjectProvider<DataSource> dataSources, Environment environment) {
+      return openStore(properties, dataSources, environment);
     }
   }
 
-  /** Opens the store the properties describe; see {@link ZeoCoreConnectionsProperties.Store}. */
+  /**
+   * Opens the store the properties describe; see {@link ZeoCoreConnectionsProperties.Store}. Every other
+   * {@code zeocore.connections.*} setting is checked first, so that a configuration that cannot start creates no
+   * database file and migrates nothing.
+   */
   static JdbcConnectionStore openStore(ZeoCoreConnectionsProperties properties,
-      ObjectProvider<DataSource> dataSources) {
+      ObjectProvider<DataSource> dataSources, Environment environment) {
+    checkBeforeOpening(properties, environment);
     ZeoCoreConnectionsProperties.Store store = properties.getStore();
     if (store.getUrl() != null && !store.getUrl().isBlank()) {
       if (store.getDatasource() == StoreDataSource.APPLICATION) {
@@ -115,6 +122,22 @@ final class ConnectionsConfigurations {
           "the embedded store needs a file path");
     }
     return JdbcConnectionStore.openSqlite(store.getPath());
+  }
+
+  /**
+   * The checks of every setting that would otherwise fail only after the store was opened: authorization (when
+   * configured), recovery durations, custody, and secrets left as unresolved placeholders.
+   */
+  private static void checkBeforeOpening(ZeoCoreConnectionsProperties properties, Environment environment) {
+    SecretValues.requireResolved(PREFIX + "store.password", properties.getStore().getPassword());
+    SecretValues.requireResolved(PREFIX + "store.url", properties.getStore().getUrl());
+    if (ConfiguredCondition.isConfigured(environment, PREFIX + "authorization")) {
+      AuthorizationVerifiers.fromProperties(properties.getAuthorization());
+    }
+    Recovery.check(properties.getRecovery());
+    if (properties.getCustody().getKeyStore() != null) {
+      Custody.check(properties.getCustody());
+    }
   }
 
   @Configuration(proxyBeanMethods = false)
@@ -166,16 +189,8 @@ final class ConnectionsConfigurations {
     EffectRecovery zeoCoreEffectRecovery(EffectRecoveryStore store, EffectReconcilers reconcilers,
         ObjectProvider<EffectListener> listeners, ZeoCoreConnectionsProperties properties) {
       ZeoCoreConnectionsProperties.Recovery recovery = properties.getRecovery();
+      check(recovery);
       EffectRecovery.Builder builder = EffectRecovery.builder(store, reconcilers);
-      String prefix = PREFIX + "recovery.";
-      positive(prefix + "dispatch-stale-after", recovery.getDispatchStaleAfter());
-      positive(prefix + "initial-backoff", recovery.getInitialBackoff());
-      positive(prefix + "max-backoff", recovery.getMaxBackoff());
-      positive(prefix + "interval", recovery.getInterval());
-      if (recovery.getBatchSize() < 1) {
-        throw new InvalidConfigurationPropertyValueException(prefix + "batch-size", recovery.getBatchSize(),
-            "batch-size must be at least 1");
-      }
       builder.dispatchStaleAfter(recovery.getDispatchStaleAfter()).initialBackoff(recovery.getInitialBackoff())
           .maxBackoff(recovery.getMaxBackoff()).batchSize(recovery.getBatchSize());
       listeners.orderedStream().forEach(builder::listener);
@@ -188,6 +203,18 @@ final class ConnectionsConfigurations {
     EffectRecoveryLifecycle zeoCoreEffectRecoveryLifecycle(EffectRecovery recovery,
         ZeoCoreConnectionsProperties properties) {
       return new EffectRecoveryLifecycle(recovery, properties.getRecovery().getInterval());
+    }
+
+    static void check(ZeoCoreConnectionsProperties.Recovery recovery) {
+      String prefix = PREFIX + "recovery.";
+      positive(prefix + "dispatch-stale-after", recovery.getDispatchStaleAfter());
+      positive(prefix + "initial-backoff", recovery.getInitialBackoff());
+      positive(prefix + "max-backoff", recovery.getMaxBackoff());
+      positive(prefix + "interval", recovery.getInterval());
+      if (recovery.getBatchSize() < 1) {
+        throw new InvalidConfigurationPropertyValueException(prefix + "batch-size", recovery.getBatchSize(),
+            "batch-size must be at least 1");
+      }
     }
 
     private static void positive(String property, Duration value) {
@@ -206,14 +233,8 @@ final class ConnectionsConfigurations {
     KeyStoreSecretStore zeoCoreSecretStore(ZeoCoreConnectionsProperties properties) {
       ZeoCoreConnectionsProperties.Custody custody = properties.getCustody();
       String prefix = PREFIX + "custody.";
-      if (custody.getPassword() == null || custody.getPassword().isEmpty()) {
-        throw new InvalidConfigurationPropertyValueException(prefix + "password", null,
-            "the keystore needs a password, e.g. ${ZEOCORE_CUSTODY_PASSWORD}; there is no default");
-      }
+      check(custody);
       Duration ttl = custody.getLeaseTtl();
-      if (ttl == null || ttl.isZero() || ttl.isNegative()) {
-        throw new InvalidConfigurationPropertyValueException(prefix + "lease-ttl", ttl, "must be a positive duration");
-      }
       char[] password = custody.getPassword().toCharArray();
       try {
         return KeyStoreSecretStore.open(custody.getKeyStore(), password, Clock.systemUTC(), ttl);
@@ -223,6 +244,19 @@ final class ConnectionsConfigurations {
             unusable.getMessage());
       } finally {
         Arrays.fill(password, '\0');
+      }
+    }
+
+    static void check(ZeoCoreConnectionsProperties.Custody custody) {
+      String prefix = PREFIX + "custody.";
+      if (custody.getPassword() == null || custody.getPassword().isEmpty()) {
+        throw new InvalidConfigurationPropertyValueException(prefix + "password", null,
+            "the keystore needs a password, e.g. ${ZEOCORE_CUSTODY_PASSWORD}; there is no default");
+      }
+      SecretValues.requireResolved(prefix + "password", custody.getPassword());
+      Duration ttl = custody.getLeaseTtl();
+      if (ttl == null || ttl.isZero() || ttl.isNegative()) {
+        throw new InvalidConfigurationPropertyValueException(prefix + "lease-ttl", ttl, "must be a positive duration");
       }
     }
   }

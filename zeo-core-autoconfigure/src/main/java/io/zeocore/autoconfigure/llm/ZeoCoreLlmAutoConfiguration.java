@@ -1,5 +1,6 @@
 package io.zeocore.autoconfigure.llm;
 
+import io.zeocore.autoconfigure.internal.SecretValues;
 import io.zeocore.llm.LlmClient;
 import io.zeocore.llm.LlmClientBuilder;
 import io.zeocore.llm.OllamaClient;
@@ -69,6 +70,7 @@ public final class ZeoCoreLlmAutoConfiguration {
     OpenAiClient zeoCoreOpenAiClient(ZeoCoreLlmProperties properties,
         ObjectProvider<LlmHttpClientCustomizer> customizers) {
       ZeoCoreLlmProperties.OpenAi openai = properties.getOpenai();
+      SecretValues.requireResolved("zeocore.llm.openai.api-key", openai.getApiKey());
       return build("zeocore.llm.openai", openai, () -> OpenAiClient.builder()
           .httpClient(httpClient("openai", openai.getTimeout(), customizers))
           .baseUrl(openai.getBaseUrl())

@@ -64,6 +64,44 @@ class ZeoCoreConnectionsAutoConfigurationTests {
   }
 
   @Test
+  void anOffSwitchAloneConfiguresNothingAndCreatesNoFile() {
+    contextRunner.withPropertyValues("zeocore.connections.recovery.enabled=false").run(context -> {
+      assertThat(context).hasNotFailed().doesNotHaveBean(JdbcConnectionStore.class)
+          .doesNotHaveBean(EffectRecovery.class);
+      assertThat(Path.of("data")).doesNotExist();
+    });
+  }
+
+  @Test
+  void aConfigurationThatCannotStartCreatesNoDatabaseFile() {
+    Path file = temp.resolve("store/zeocore.db");
+    assertInvalid(withStore().withPropertyValues("zeocore.connections.authorization.audience=zeocore"),
+        "zeocore.connections.authorization.trusted-issuers", "at least one trusted issuer is required");
+    assertInvalid(withStore().withPropertyValues("zeocore.connections.recovery.interval=0s"),
+        "zeocore.connections.recovery.interval", "must be a positive duration");
+    assertInvalid(withStore().withPropertyValues("zeocore.connections.custody.key-store=" + temp.resolve("ks.p12")),
+        "zeocore.connections.custody.password", "needs a password");
+    assertThat(file).doesNotExist();
+    assertThat(file.getParent()).doesNotExist();
+  }
+
+  @Test
+  void anUnresolvedPlaceholderInASecretStopsStartUpNamingThePropertyButNotTheValue() {
+    String placeholder = "${ZEOCORE_CANARY_UNSET_" + CANARY + "}";
+    withStore().withPropertyValues("zeocore.connections.custody.key-store=" + temp.resolve("ks.p12"),
+        "zeocore.connections.custody.password=" + placeholder).run(context -> {
+          assertThat(context.getStartupFailure()).rootCause()
+              .isInstanceOfSatisfying(InvalidConfigurationPropertyValueException.class, invalid -> {
+                assertThat(invalid.getName()).isEqualTo("zeocore.connections.custody.password");
+                assertThat(invalid.getReason()).contains("unresolved ${...} placeholder");
+                assertThat(invalid.getValue()).isNull();
+              });
+          assertThat(context.getStartupFailure()).rootCause().message().doesNotContain(CANARY);
+          assertThat(temp.resolve("store/zeocore.db")).doesNotExist();
+        });
+  }
+
+  @Test
   void embeddedStoreFileIsCreated0600InA0700DirectoryWithoutAnOrchestratorUntilAuthorizationIsConfigured() {
     withStore().run(context -> {
       assertThat(context).hasSingleBean(JdbcConnectionStore.class).hasSingleBean(EffectRecovery.class)

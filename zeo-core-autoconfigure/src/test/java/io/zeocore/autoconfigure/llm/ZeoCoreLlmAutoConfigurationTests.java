@@ -95,6 +95,17 @@ class ZeoCoreLlmAutoConfigurationTests {
   }
 
   @Test
+  void anUnresolvedApiKeyPlaceholderStopsStartUpInsteadOfBeingSentAsTheKey() {
+    contextRunner.withPropertyValues("zeocore.llm.openai.api-key=${OPENAI_API_KEY_THAT_IS_NOT_SET}")
+        .run(context -> assertThat(context.getStartupFailure()).rootCause()
+            .isInstanceOfSatisfying(InvalidConfigurationPropertyValueException.class, invalid -> {
+              assertThat(invalid.getName()).isEqualTo("zeocore.llm.openai.api-key");
+              assertThat(invalid.getReason()).contains("unresolved ${...} placeholder");
+              assertThat(invalid.getValue()).isNull();
+            }));
+  }
+
+  @Test
   void configuredOllamaClientServesAPolicyThroughAChatTarget() throws Exception {
     AtomicReference<String> requestBody = new AtomicReference<>();
     HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
