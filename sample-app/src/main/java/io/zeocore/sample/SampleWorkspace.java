@@ -15,7 +15,7 @@ import org.springframework.boot.SpringApplication;
 import org.springframework.core.env.ConfigurableEnvironment;
 
 /**
- * Prepares the sample's data directory ({@code zeocore.sample.data-dir}, default {@code ./data}) before any bean is
+ * Prepares the sample's data directory ({@code sample.data-dir}, default {@code ./data}) before any bean is
  * created, so that {@code application.yml} can point at what it holds:
  *
  * <ul>
@@ -28,7 +28,7 @@ import org.springframework.core.env.ConfigurableEnvironment;
  */
 public final class SampleWorkspace implements EnvironmentPostProcessor {
 
-  static final String DATA_DIR_PROPERTY = "zeocore.sample.data-dir";
+  static final String DATA_DIR_PROPERTY = "sample.data-dir";
 
   @Override
   public void postProcessEnvironment(ConfigurableEnvironment environment, SpringApplication application) {

@@ -38,7 +38,7 @@ class SampleApplicationEndToEndTests {
     } catch (IOException failure) {
       throw new ExceptionInInitializerError(failure);
     }
-    System.setProperty("zeocore.sample.data-dir", DATA_DIR.toString());
+    System.setProperty("sample.data-dir", DATA_DIR.toString());
   }
 
   private static final JsonMapper JSON = JsonMapper.builder().build();

@@ -30,7 +30,7 @@ public class DemoAuthority {
   private final AuthorizationSigner signer;
   private final String audience;
 
-  public DemoAuthority(@Value("${zeocore.sample.data-dir:./data}") String dataDir,
+  public DemoAuthority(@Value("${sample.data-dir:./data}") String dataDir,
       @Value("${zeocore.connections.authorization.audience}") String audience) {
     Path privateKey = Path.of(dataDir).toAbsolutePath().resolve("demo-issuer/private.pem");
     try {

@@ -1,0 +1,5 @@
+/**
+ * Start-up checks of ZeoCore's configuration as a whole: unknown {@code zeocore.*} keys stop start-up with "did you
+ * mean".
+ */
+package io.zeocore.autoconfigure.validation;
