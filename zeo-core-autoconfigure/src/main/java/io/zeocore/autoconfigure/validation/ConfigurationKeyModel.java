@@ -160,6 +160,10 @@ final class ConfigurationKeyModel {
         return null; // nothing to check against (for example a type bound by constructor)
       }
       ResolvableType next = properties.get(element);
+      if (next == null) { // the binder ignores dashes: totaltimeout binds total-timeout
+        next = properties.entrySet().stream().filter(entry -> uniform(entry.getKey()).equals(uniform(element)))
+            .map(Map.Entry::getValue).findFirst().orElse(null);
+      }
       if (next == null) {
         String unknown = at + "." + element;
         String parent = at;
@@ -184,6 +188,10 @@ final class ConfigurationKeyModel {
       properties.put(dashed, ResolvableType.forMethodReturnType(descriptor.getReadMethod(), type));
     }
     return properties;
+  }
+
+  private static String uniform(String element) {
+    return element.replace("-", "");
   }
 
   private static boolean isCollectionOfScalars(ResolvableType type) {

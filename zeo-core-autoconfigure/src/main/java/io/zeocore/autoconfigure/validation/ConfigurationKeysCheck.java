@@ -13,12 +13,14 @@ import org.springframework.boot.context.properties.source.IterableConfigurationP
 import org.springframework.context.EnvironmentAware;
 import org.springframework.core.Ordered;
 import org.springframework.core.env.Environment;
+import org.springframework.core.env.SystemEnvironmentPropertySource;
 
 /**
  * Fails start-up when a {@code zeocore.*} key is set that ZeoCore does not have, before any bean is created (so a
  * misspelled setting creates no store file and opens no connection). It runs as a {@link BeanFactoryPostProcessor}
- * and reads every iterable property source of the environment: application files, profiles, system properties,
- * environment variables ({@code ZEOCORE_...}) and command-line arguments.
+ * and reads every iterable property source of the environment but environment variables: application files, profiles,
+ * system properties and command-line arguments. ({@code ZEOCORE_...} environment variables are left out: their names
+ * cannot be mapped back to one key without ambiguity.)
  *
  * <p>{@code zeocore.*} is ZeoCore's namespace: an unknown section ({@code zeocore.executon}) fails as well as an
  * unknown key inside a known one ({@code zeocore.execution.policies.summarize.atempt-timeout}). Keys inside maps
@@ -51,8 +53,9 @@ class ConfigurationKeysCheck implements BeanFactoryPostProcessor, EnvironmentAwa
   static void check(Environment environment, ConfigurationKeyModel model) {
     Map<String, UnknownConfigurationKeysException.UnknownKey> unknown = new LinkedHashMap<>();
     for (ConfigurationPropertySource source : ConfigurationPropertySources.get(environment)) {
-      if (!(source instanceof IterableConfigurationPropertySource iterable)) {
-        continue;
+      if (!(source instanceof IterableConfigurationPropertySource iterable)
+          || source.getUnderlyingSource() instanceof SystemEnvironmentPropertySource) {
+        continue; // environment variable names cannot be mapped back to one key unambiguously
       }
       iterable.filter(ROOT::isAncestorOf).forEach(name -> {
         ConfigurationKeyModel.Unknown problem = model.check(name);
