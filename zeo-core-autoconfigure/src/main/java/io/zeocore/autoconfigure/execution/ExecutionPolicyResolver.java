@@ -129,6 +129,12 @@ final class ExecutionPolicyResolver {
     }
     builder.failureKinds(failureKinds(name, chain));
     OperationMode operationMode = inherited.take("operation-mode", Policy::getOperationMode);
+    if (operationMode == OperationMode.EFFECTFUL) {
+      throw invalid(name, inherited.path("operation-mode"), "the runner runs read-only and advisory work only: an "
+          + "effectful policy would refuse every run (ZEO_EXEC_EFFECTFUL_REQUIRES_PERSISTENCE). Write effects "
+          + "through the durable EffectOrchestrator (zeocore.connections.*), which dispatches once and reconciles; "
+          + "use read-only or advisory here");
+    }
     if (operationMode != null) {
       builder.operationMode(operationMode);
     }

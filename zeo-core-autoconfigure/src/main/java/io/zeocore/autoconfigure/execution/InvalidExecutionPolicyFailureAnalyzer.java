@@ -60,8 +60,9 @@ class InvalidExecutionPolicyFailureAnalyzer implements FailureAnalyzer {
               .collect(Collectors.joining(", ")) + " can never be retryable)";
     } else if (type == OperationMode.class) {
       rule = unknown(value, OperationMode.class, "an operation mode") + "; expected one of "
-          + Arrays.stream(OperationMode.values()).map(InvalidExecutionPolicyFailureAnalyzer::kebab)
-              .collect(Collectors.joining(", "));
+          + Arrays.stream(OperationMode.values()).filter(mode -> mode != OperationMode.EFFECTFUL)
+              .map(InvalidExecutionPolicyFailureAnalyzer::kebab).collect(Collectors.joining(", "))
+          + " (effects go through the EffectOrchestrator, not the runner)";
     } else if (type == DeadlineMode.class) {
       rule = unknown(value, DeadlineMode.class, "a deadline mode") + "; expected one of "
           + Arrays.stream(DeadlineMode.values()).map(InvalidExecutionPolicyFailureAnalyzer::kebab)

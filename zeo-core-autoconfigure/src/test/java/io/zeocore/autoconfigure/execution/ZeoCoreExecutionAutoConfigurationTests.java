@@ -182,7 +182,16 @@ class ZeoCoreExecutionAutoConfigurationTests {
   void unknownOperationModeStopsStartUp() {
     assertFailure(contextRunner.withPropertyValues(P + "p.operation-mode=read-mostly"),
         "Property: zeocore.execution.policies.p.operation-mode",
-        "Rule: 'read-mostly' is not an operation mode; expected one of read-only, advisory, effectful");
+        "Rule: 'read-mostly' is not an operation mode; expected one of read-only, advisory (effects go through "
+            + "the EffectOrchestrator, not the runner)");
+  }
+
+  @Test
+  void effectfulPolicyStopsStartUpPointingToTheEffectOrchestrator() {
+    assertFailure(contextRunner.withPropertyValues(C + "money.operation-mode=effectful", P + "pay.base-config=money",
+            P + "pay.total-timeout=10s", P + "pay.attempt-timeout=1s", P + "pay.attempt-targets=bank"),
+        "ZeoCore execution policy 'pay' is invalid", "Property: zeocore.execution.configs.money.operation-mode",
+        "Value: \"effectful\"", "ZEO_EXEC_EFFECTFUL_REQUIRES_PERSISTENCE", "EffectOrchestrator (zeocore.connections.*)");
   }
 
   @Test
@@ -299,18 +308,17 @@ class ZeoCoreExecutionAutoConfigurationTests {
   @Test
   void refusedRunPublishesACompletedEventWithoutAttempts() {
     contextRunner.withUserConfiguration(RecordingListener.class).withPropertyValues(
-        P + "pay.operation-mode=effectful", P + "pay.total-timeout=10s", P + "pay.attempt-timeout=1s",
-        P + "pay.attempt-targets=bank")
+        P + "pay.total-timeout=10s", P + "pay.attempt-timeout=1s", P + "pay.attempt-targets=bank,backup")
         .run(context -> {
           RecordingListener listener = context.getBean(RecordingListener.class);
           SyncExecutionTarget<String> bank = SyncExecutionTarget.of("bank", String.class, attempt -> {
-            throw new AssertionError("an effectful policy must not call its target");
+            throw new AssertionError("a refused run must not call its target");
           });
 
           ResilientExecutionResult<String> result = context.getBean(ZeoCoreExecutions.class)
               .run("pay", List.of(bank));
 
-          assertThat(result.machineCode()).isEqualTo(MachineCodes.EFFECTFUL_REQUIRES_PERSISTENCE);
+          assertThat(result.machineCode()).isEqualTo(MachineCodes.TARGET_UNAVAILABLE);
           assertThat(listener.events).singleElement().isInstanceOfSatisfying(ExecutionCompletedEvent.class,
               event -> {
                 assertThat(event.outcome()).isEqualTo(ExecutionOutcome.REFUSED);

@@ -85,6 +85,19 @@ class ZeoCoreConfigurationKeysAutoConfigurationTests {
   }
 
   @Test
+  void anUnknownFailureKindForAnExitCodeIsReportedInTheWordsOfTheYaml() {
+    contextRunner.withPropertyValues("zeocore.subprocess.providers.local.argv=/bin/true",
+        "zeocore.subprocess.providers.local.exit-codes.75=transiant").run(context -> {
+          assertThat(context).hasFailed();
+          FailureAnalysis analysis = new InvalidZeoCoreValueFailureAnalyzer().analyze(context.getStartupFailure());
+          assertThat(analysis).isNotNull();
+          assertThat(analysis.getDescription()).contains(
+              "Property: zeocore.subprocess.providers.local.exit-codes.75", "Value: \"transiant\"",
+              "Rule: expected one of timeout, transient, rate-limit, malformed-response").doesNotContain("TRANSIENT");
+        });
+  }
+
+  @Test
   void theCheckCanBeSwitchedOff() {
     contextRunner.withPropertyValues("zeocore.validation.unknown-keys=false", "zeocore.executon.x=1")
         .run(context -> assertThat(context).hasNotFailed());
