@@ -1,5 +1,6 @@
 package io.zeocore.llm;
 
+import io.zeocore.InvalidFieldException;
 import io.zeocore.execution.CancellationToken;
 import java.net.ConnectException;
 import java.net.NoRouteToHostException;
@@ -62,7 +63,7 @@ abstract class HttpLlmClient implements LlmClient {
     this.timeout = requirePositive(settings.timeout, "timeout");
     this.legacyRetry = Objects.requireNonNull(settings.legacyRetry, "legacyRetry");
     if (settings.maxResponseBytes < 1 || settings.maxResponseBytes > Integer.MAX_VALUE - 8) {
-      throw new IllegalArgumentException("maxResponseBytes must be between 1 and " + (Integer.MAX_VALUE - 8));
+      throw new InvalidFieldException("maxResponseBytes", "must be between 1 and " + (Integer.MAX_VALUE - 8));
     }
     this.maxResponseBytes = settings.maxResponseBytes;
     this.httpClient = settings.httpClient != null ? settings.httpClient
@@ -243,19 +244,21 @@ abstract class HttpLlmClient implements LlmClient {
   }
 
   private static URI validateBaseUrl(URI baseUrl) {
-    Objects.requireNonNull(baseUrl, "baseUrl");
+    if (baseUrl == null) {
+      throw new InvalidFieldException("baseUrl", "must be set");
+    }
     String scheme = baseUrl.getScheme() == null ? "" : baseUrl.getScheme().toLowerCase(Locale.ROOT);
     if (!scheme.equals("http") && !scheme.equals("https")) {
-      throw new IllegalArgumentException("baseUrl must be an absolute http or https URL");
+      throw new InvalidFieldException("baseUrl", "must be an absolute http or https URL");
     }
     if (baseUrl.getHost() == null || baseUrl.getHost().isEmpty()) {
-      throw new IllegalArgumentException("baseUrl must name a host");
+      throw new InvalidFieldException("baseUrl", "must name a host");
     }
     if (baseUrl.getRawUserInfo() != null) {
-      throw new IllegalArgumentException("baseUrl must not contain user info; pass credentials as an API key");
+      throw new InvalidFieldException("baseUrl", "must not contain user info; pass credentials as an API key");
     }
     if (baseUrl.getRawQuery() != null || baseUrl.getRawFragment() != null) {
-      throw new IllegalArgumentException("baseUrl must not contain a query or a fragment");
+      throw new InvalidFieldException("baseUrl", "must not contain a query or a fragment");
     }
     return baseUrl;
   }
@@ -270,14 +273,14 @@ abstract class HttpLlmClient implements LlmClient {
 
   private static String requireModel(String model) {
     if (model == null || model.isBlank()) {
-      throw new IllegalArgumentException("model must not be blank");
+      throw new InvalidFieldException("model", "must not be blank");
     }
     return model;
   }
 
   static Duration requirePositive(Duration value, String name) {
     if (value == null || value.isZero() || value.isNegative()) {
-      throw new IllegalArgumentException(name + " must be a positive duration");
+      throw new InvalidFieldException(name, "must be a positive duration");
     }
     return value;
   }

@@ -1,5 +1,6 @@
 package io.zeocore.subprocess;
 
+import io.zeocore.InvalidFieldException;
 import io.zeocore.execution.FailureKind;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -70,39 +71,39 @@ public record SubprocessInvocation(
 
   public SubprocessInvocation {
     if (argv == null || argv.isEmpty()) {
-      throw new IllegalArgumentException("argv must contain an executable");
+      throw new InvalidFieldException("argv", "must contain an executable");
     }
     argv = Collections.unmodifiableList(new ArrayList<>(argv));
     for (String argument : argv) {
       if (argument == null) {
-        throw new IllegalArgumentException("argv must not contain null entries");
+        throw new InvalidFieldException("argv", "must not contain null entries");
       }
       if (argument.indexOf('\0') >= 0) {
-        throw new IllegalArgumentException("argv must not contain NUL characters");
+        throw new InvalidFieldException("argv", "must not contain NUL characters");
       }
     }
     if (!isAbsolute(argv.get(0))) {
-      throw new IllegalArgumentException("argv[0] must be an absolute executable path");
+      throw new InvalidFieldException("argv[0]", "must be an absolute executable path");
     }
     if (terminationGrace == null) {
-      throw new IllegalArgumentException("terminationGrace must not be null");
+      throw new InvalidFieldException("terminationGrace", "must not be null");
     }
     if (terminationGrace.isNegative()) {
-      throw new IllegalArgumentException("termination_grace_seconds cannot be negative");
+      throw new InvalidFieldException("terminationGrace", "cannot be negative");
     }
     if (cancellationPoll == null) {
-      throw new IllegalArgumentException("cancellationPoll must not be null");
+      throw new InvalidFieldException("cancellationPoll", "must not be null");
     }
     if (cancellationPoll.isZero() || cancellationPoll.isNegative()) {
-      throw new IllegalArgumentException("cancellation_poll_seconds must be positive");
+      throw new InvalidFieldException("cancellationPoll", "must be positive");
     }
     if (inputBytes == null) {
-      throw new IllegalArgumentException("inputBytes must not be null (use an empty array)");
+      throw new InvalidFieldException("inputBytes", "must not be null (use an empty array)");
     }
     inputBytes = inputBytes.length == 0 ? NO_INPUT : inputBytes.clone();
     environment = copyEnvironment(environment);
     if (maxOutputBytes < 1 || maxOutputBytes > MAX_OUTPUT_BYTES_LIMIT) {
-      throw new IllegalArgumentException("maxOutputBytes must be between 1 and " + MAX_OUTPUT_BYTES_LIMIT);
+      throw new InvalidFieldException("maxOutputBytes", "must be between 1 and " + MAX_OUTPUT_BYTES_LIMIT);
     }
     exitCodeFailureKinds = copyExitCodes(exitCodeFailureKinds);
   }
@@ -116,7 +117,7 @@ public record SubprocessInvocation(
   /** An invocation of {@code argv} with every default. */
   public static SubprocessInvocation of(String... argv) {
     if (argv == null || argv.length == 0) {
-      throw new IllegalArgumentException("argv must contain an executable");
+      throw new InvalidFieldException("argv", "must contain an executable");
     }
     return of(Arrays.asList(argv));
   }
@@ -224,20 +225,20 @@ public record SubprocessInvocation(
 
   private static Map<String, String> copyEnvironment(Map<String, String> environment) {
     if (environment == null) {
-      throw new IllegalArgumentException("environment must not be null (use an empty map)");
+      throw new InvalidFieldException("environment", "must not be null (use an empty map)");
     }
     Map<String, String> copy = new LinkedHashMap<>();
     for (Map.Entry<String, String> variable : environment.entrySet()) {
       String name = variable.getKey();
       if (name == null || name.isEmpty() || name.indexOf('=') >= 0 || name.indexOf('\0') >= 0) {
-        throw new IllegalArgumentException("environment names must be non-empty and contain neither '=' nor NUL");
+        throw new InvalidFieldException("environment", "names must be non-empty and contain neither '=' nor NUL");
       }
       String value = variable.getValue();
       if (value == null) {
-        throw new IllegalArgumentException("environment variable " + name + " has a null value");
+        throw new InvalidFieldException("environment", "variable " + name + " has a null value");
       }
       if (value.indexOf('\0') >= 0) {
-        throw new IllegalArgumentException("environment variable " + name + " has a value containing NUL");
+        throw new InvalidFieldException("environment", "variable " + name + " has a value containing NUL");
       }
       copy.put(name, value);
     }
@@ -246,16 +247,16 @@ public record SubprocessInvocation(
 
   private static Map<Integer, FailureKind> copyExitCodes(Map<Integer, FailureKind> kinds) {
     if (kinds == null) {
-      throw new IllegalArgumentException("exitCodeFailureKinds must not be null (use an empty map)");
+      throw new InvalidFieldException("exitCodeFailureKinds", "must not be null (use an empty map)");
     }
     Map<Integer, FailureKind> copy = new TreeMap<>();
     for (Map.Entry<Integer, FailureKind> entry : kinds.entrySet()) {
       Integer code = entry.getKey();
       if (code == null || code < 1 || code > 255) {
-        throw new IllegalArgumentException("exitCodeFailureKinds keys must be exit codes between 1 and 255");
+        throw new InvalidFieldException("exitCodeFailureKinds", "keys must be exit codes between 1 and 255");
       }
       if (entry.getValue() == null) {
-        throw new IllegalArgumentException("exitCodeFailureKinds maps exit code " + code + " to null");
+        throw new InvalidFieldException("exitCodeFailureKinds", "maps exit code " + code + " to null");
       }
       copy.put(code, entry.getValue());
     }

@@ -4,6 +4,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.zeocore.InvalidFieldException;
 import io.zeocore.execution.FailureKind;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -47,11 +48,14 @@ class SubprocessInvocationTest {
     assertThatThrownBy(() -> invocation(List.of(""), negative, Duration.ZERO))
         .isInstanceOf(IllegalArgumentException.class).hasMessage("argv[0] must be an absolute executable path");
     assertThatThrownBy(() -> invocation(List.of("/bin/cat"), negative, Duration.ZERO))
-        .isInstanceOf(IllegalArgumentException.class).hasMessage("termination_grace_seconds cannot be negative");
+        .isInstanceOfSatisfying(InvalidFieldException.class, invalid -> {
+          assertThat(invalid.field()).isEqualTo("terminationGrace");
+          assertThat(invalid.rule()).isEqualTo("cannot be negative");
+        }).hasMessage("terminationGrace cannot be negative");
     assertThatThrownBy(() -> invocation(List.of("/bin/cat"), Duration.ZERO, Duration.ZERO))
-        .isInstanceOf(IllegalArgumentException.class).hasMessage("cancellation_poll_seconds must be positive");
+        .isInstanceOf(InvalidFieldException.class).hasMessage("cancellationPoll must be positive");
     assertThatThrownBy(() -> invocation(List.of("/bin/cat"), Duration.ZERO, Duration.ofMillis(-5)))
-        .isInstanceOf(IllegalArgumentException.class).hasMessage("cancellation_poll_seconds must be positive");
+        .isInstanceOf(InvalidFieldException.class).hasMessage("cancellationPoll must be positive");
     assertThat(invocation(List.of("/bin/cat"), Duration.ZERO, Duration.ofMillis(1)).terminationGrace()).isZero();
   }
 

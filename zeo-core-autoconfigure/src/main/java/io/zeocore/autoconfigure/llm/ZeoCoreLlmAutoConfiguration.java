@@ -1,5 +1,7 @@
 package io.zeocore.autoconfigure.llm;
 
+import io.zeocore.InvalidFieldException;
+import io.zeocore.autoconfigure.internal.InvalidFields;
 import io.zeocore.autoconfigure.internal.SecretValues;
 import io.zeocore.llm.LlmClient;
 import io.zeocore.llm.LlmClientBuilder;
@@ -7,7 +9,7 @@ import io.zeocore.llm.OllamaClient;
 import io.zeocore.llm.OpenAiClient;
 import java.net.http.HttpClient;
 import java.time.Duration;
-import java.util.Locale;
+import java.util.Map;
 import java.util.function.Supplier;
 import org.springframework.beans.BeanWrapper;
 import org.springframework.beans.BeanWrapperImpl;
@@ -17,7 +19,6 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
-import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
@@ -102,25 +103,18 @@ public final class ZeoCoreLlmAutoConfiguration {
   }
 
   /**
-   * Builds a client, turning the builder's rejection into an error naming the property. The builder's messages start
-   * with the setting's Java name ({@code baseUrl must …}), which is the settings bean's property name except for the
-   * size; the API key is never named as the offending value.
+   * Builds a client, turning the builder's {@link InvalidFieldException} into a failure naming the property
+   * ({@code baseUrl → zeocore.llm.ollama.base-url}). The API key's value is never reported.
    */
   private static <C> C build(String prefix, Object settings, Supplier<C> builder) {
     try {
       return builder.get();
-    } catch (IllegalArgumentException invalid) {
-      String message = String.valueOf(invalid.getMessage());
-      String setting = message.split(" ", 2)[0];
-      if (setting.equals("maxResponseBytes")) {
-        setting = "maxResponseSize";
-      }
+    } catch (InvalidFieldException invalid) {
       BeanWrapper bean = new BeanWrapperImpl(settings);
-      if (setting.equals("apiKey") || !bean.isReadableProperty(setting)) {
-        throw new InvalidConfigurationPropertyValueException(prefix, null, message);
-      }
-      String property = prefix + "." + setting.replaceAll("([A-Z])", "-$1").toLowerCase(Locale.ROOT);
-      throw new InvalidConfigurationPropertyValueException(property, bean.getPropertyValue(setting), message);
+      String setting = invalid.field().equals("maxResponseBytes") ? "maxResponseSize" : invalid.field();
+      Object value = !setting.equals("apiKey") && bean.isReadableProperty(setting) ? bean.getPropertyValue(setting)
+          : null;
+      throw InvalidFields.toProperty(prefix, invalid, Map.of("maxResponseBytes", "max-response-size"), value);
     }
   }
 }

@@ -1,5 +1,7 @@
 package io.zeocore.autoconfigure.subprocess;
 
+import io.zeocore.InvalidFieldException;
+import io.zeocore.autoconfigure.internal.InvalidFields;
 import io.zeocore.subprocess.SubprocessInvocation;
 import io.zeocore.subprocess.SubprocessTargets;
 import java.util.LinkedHashMap;
@@ -50,18 +52,17 @@ public final class ZeoCoreSubprocessAutoConfiguration {
       invocation = new SubprocessInvocation(provider.getArgv(), new byte[0], provider.getWorkingDirectory(),
           provider.getEnvironment(), provider.getTerminationGrace(), provider.getCancellationPoll(), (int) maxOutput,
           provider.getExitCodes());
-    } catch (IllegalArgumentException invalid) {
-      String property = property(invalid.getMessage());
-      Object value = switch (property) {
+    } catch (InvalidFieldException invalid) {
+      Object value = switch (invalid.field()) {
         case "argv[0]" -> provider.getArgv().get(0);
         case "argv" -> provider.getArgv();
-        case "termination-grace" -> provider.getTerminationGrace();
-        case "cancellation-poll" -> provider.getCancellationPoll();
-        case "exit-codes" -> provider.getExitCodes();
-        default -> null;
+        case "terminationGrace" -> provider.getTerminationGrace();
+        case "cancellationPoll" -> provider.getCancellationPoll();
+        case "exitCodeFailureKinds" -> provider.getExitCodes();
+        default -> null; // the environment's values are never echoed: they may be sensitive
       };
-      // the environment's values are never echoed: they may be sensitive
-      throw new InvalidConfigurationPropertyValueException(prefix + "." + property, value, invalid.getMessage());
+      throw InvalidFields.toProperty(prefix, invalid, Map.of("exitCodeFailureKinds", "exit-codes",
+          "maxOutputBytes", "max-output"), value);
     }
     try {
       // validates the id as a target id and the executable (ELF or an absolute #! interpreter) without spawning
@@ -73,29 +74,5 @@ public final class ZeoCoreSubprocessAutoConfiguration {
           idProblem ? "the provider id is its target id: " + invalid.getMessage() : invalid.getMessage());
     }
     return invocation;
-  }
-
-  /** The property a {@link SubprocessInvocation} validation message is about. */
-  private static String property(String message) {
-    String text = String.valueOf(message);
-    if (text.startsWith("argv[0]")) {
-      return "argv[0]";
-    }
-    if (text.startsWith("argv")) {
-      return "argv";
-    }
-    if (text.startsWith("termination")) {
-      return "termination-grace";
-    }
-    if (text.startsWith("cancellation")) {
-      return "cancellation-poll";
-    }
-    if (text.startsWith("exitCode")) {
-      return "exit-codes";
-    }
-    if (text.startsWith("environment")) {
-      return "environment";
-    }
-    return "argv";
   }
 }

@@ -84,7 +84,7 @@ class ZeoCoreLlmAutoConfigurationTests {
           assertThat(context.getStartupFailure()).rootCause()
               .isInstanceOfSatisfying(InvalidConfigurationPropertyValueException.class, invalid -> {
                 assertThat(invalid.getName()).isEqualTo("zeocore.llm.openai.base-url");
-                assertThat(invalid.getReason()).isEqualTo("baseUrl must be an absolute http or https URL");
+                assertThat(invalid.getReason()).isEqualTo("base-url must be an absolute http or https URL");
               });
           assertThat(context.getStartupFailure()).rootCause().message().doesNotContain(KEY);
         });

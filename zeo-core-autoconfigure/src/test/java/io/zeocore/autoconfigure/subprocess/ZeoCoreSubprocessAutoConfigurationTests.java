@@ -97,7 +97,7 @@ class ZeoCoreSubprocessAutoConfigurationTests {
     assertInvalid(contextRunner.withPropertyValues(P + "p.argv=python3,-m,provider"),
         "zeocore.subprocess.providers.p.argv[0]", "argv[0] must be an absolute executable path");
     assertInvalid(contextRunner.withPropertyValues(P + "p.argv=/bin/cat", P + "p.termination-grace=-1s"),
-        "zeocore.subprocess.providers.p.termination-grace", "termination_grace_seconds cannot be negative");
+        "zeocore.subprocess.providers.p.termination-grace", "termination-grace cannot be negative");
     assertInvalid(contextRunner.withPropertyValues(P + "p.argv=/bin/cat", P + "p.max-output=0B"),
         "zeocore.subprocess.providers.p.max-output", "max-output must be between 1B and");
     assertInvalid(contextRunner.withPropertyValues(P + "[bad id].argv=/bin/cat"),
