@@ -44,7 +44,7 @@ public record AuthorizationVerdict(
         throw new IllegalArgumentException("authorized verdict must restate every checked identity field");
       }
     } else if (refusalReason == null) {
-      throw new IllegalArgumentException("refused verdict must carry a refusal_reason");
+      throw new IllegalArgumentException("refused verdict must carry a non-null refusal_reason");
     }
   }
 

@@ -24,7 +24,8 @@ public record ConfirmationEvidenceRef(String value) {
     ContractRules.required(value, "ConfirmationEvidenceRef");
     if (!PATTERN.matcher(value).matches()) {
       throw new IllegalArgumentException(
-          "ConfirmationEvidenceRef must be " + PREFIX + " followed by a lowercase version-4 UUID");
+          "ConfirmationEvidenceRef does not have the canonical shape " + PREFIX
+              + " followed by a lowercase version-4 UUID");
     }
   }
 

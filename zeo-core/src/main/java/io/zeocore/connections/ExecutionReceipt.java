@@ -119,7 +119,7 @@ public record ExecutionReceipt(
     // 6. resolution pair
     if (reconciliationEvidence != null || resolvesAmbiguousRecordedAt != null) {
       if (reconciliationEvidence == null) {
-        throw new IllegalArgumentException("resolving receipt must carry reconciliation_evidence");
+        throw new IllegalArgumentException("receipt resolving a prior ambiguity must carry reconciliation_evidence");
       }
       if (resolvesAmbiguousRecordedAt == null) {
         throw new IllegalArgumentException("resolving receipt must carry resolves_ambiguous_recorded_at");

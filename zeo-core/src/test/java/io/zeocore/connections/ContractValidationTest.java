@@ -389,7 +389,7 @@ class ContractValidationTest {
       assertThatThrownBy(() -> new AuthorizationVerdict(true, ORG, CONNECTION, REVISION, CREATE_REFUND, null, "d", T,
           null)).hasMessageContaining("must restate every checked");
       assertThatThrownBy(() -> new AuthorizationVerdict(false, null, null, null, null, null, null, T, null))
-          .hasMessageContaining("must carry a refusal_reason");
+          .hasMessageContaining("must carry a non-null refusal_reason");
       assertThat(AuthorizationVerdict.refused(AuthorizationRefusalReason.EXPIRED, T))
           .hasToString("AuthorizationVerdict[authorized=false, refusalReason=EXPIRED]");
       assertThat(AuthorizationVerdict.authorized(ORG, CONNECTION, REVISION, CREATE_REFUND, AUTHORIZATION, "d", T))

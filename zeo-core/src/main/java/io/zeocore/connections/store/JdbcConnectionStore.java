@@ -731,7 +731,7 @@ public final class JdbcConnectionStore implements EffectRecoveryStore, Observati
       }
     }
     ExecutionState expected = expectedPriorState(receipt);
-    write("committing the outcome failed", s -> {
+    writeOutcome(s -> {
       if (evidence != null) {
         insertEvidence(s, evidence);
       }
@@ -1028,6 +1028,22 @@ public final class JdbcConnectionStore implements EffectRecoveryStore, Observati
       return database.read(work);
     } catch (SQLException e) {
       throw StoreFailures.translate(e, failure);
+    }
+  }
+
+  /**
+   * Runs {@link #commitOutcome}'s transaction. Any uniqueness clash (a receipt at the same {@code recordedAt}, evidence
+   * already recorded, ...) rolls the whole outcome back and reads, as in the reference, "outcome record conflicts with
+   * history".
+   */
+  private void writeOutcome(SqlWork<Void> work) {
+    try {
+      database.write(work);
+    } catch (SQLException e) {
+      if (StoreFailures.isConflict(e)) {
+        throw new ConnectionStoreException("outcome record conflicts with history", e);
+      }
+      throw StoreFailures.translate(e, "committing the outcome failed");
     }
   }
 

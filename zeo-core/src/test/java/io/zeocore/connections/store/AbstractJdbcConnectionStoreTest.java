@@ -294,6 +294,37 @@ abstract class AbstractJdbcConnectionStoreTest {
   }
 
   @Test
+  void anOutcomeWhoseReceiptClashesWithHistoryConflictsAndRollsBackEntirely() {
+    List<Execution> claimed = toDispatchStarted(EXECUTION, KEY);
+    store.claimExecution(ORG, "nonce-1", claimed);
+    Execution started = last(claimed);
+    Instant ambiguousAt = started.updatedAt().plus(1, ChronoUnit.MICROS);
+    Execution ambiguous = started.transitionTo(ExecutionState.AMBIGUOUS, ambiguousAt);
+    store.commitOutcome(ORG, ambiguous, ambiguityReceipt(ambiguousAt, started.updatedAt()));
+    Instant attemptAt = ambiguousAt.plus(1, ChronoUnit.MICROS);
+    store.saveReceipt(ORG, new ExecutionReceipt(EXECUTION, ORG, CONNECTION, ExecutionState.AMBIGUOUS,
+        new NormalizedError(NormalizedErrorCode.RESULT_AMBIGUOUS, "unresolved"), attemptAt, started.updatedAt(), null,
+        null, null, null, HEX));
+    // the resolution is recorded at the very instant of the attempt receipt: it clashes with the history
+    Execution succeeded = ambiguous.transitionTo(ExecutionState.SUCCEEDED, attemptAt);
+    ConfirmationEvidence evidence = store.newConfirmationEvidence(ORG, EXECUTION, attemptAt, HEX);
+    ExecutionReceipt resolving = new ExecutionReceipt(EXECUTION, ORG, CONNECTION, ExecutionState.SUCCEEDED, null,
+        attemptAt, started.updatedAt(), attemptAt, evidence.evidenceRef(), HEX, ambiguousAt, null);
+
+    assertThatThrownBy(() -> store.commitOutcome(ORG, succeeded, resolving, evidence))
+        .isInstanceOf(ConnectionStoreException.class)
+        .hasMessage("outcome record conflicts with history");
+
+    assertThat(store.getExecution(ORG, EXECUTION)).contains(ambiguous);
+    assertThat(store.getConfirmationEvidence(ORG, evidence.evidenceRef())).isEmpty();
+    assertThat(store.getEvidenceReferencesForExecution(ORG, EXECUTION)).isEmpty();
+    assertThat(store.getReceiptsForExecution(ORG, EXECUTION)).extracting(ExecutionReceipt::finalState)
+        .containsExactly(ExecutionState.AMBIGUOUS, ExecutionState.AMBIGUOUS);
+    assertThat(store.getExecutionHistory(ORG, EXECUTION)).extracting(Execution::state)
+        .endsWith(ExecutionState.DISPATCH_STARTED, ExecutionState.AMBIGUOUS);
+  }
+
+  @Test
   void receiptsAreCheckedAgainstTheExecution() {
     List<Execution> claimed = toDispatchStarted(EXECUTION, KEY);
     store.claimExecution(ORG, "nonce-1", claimed);
