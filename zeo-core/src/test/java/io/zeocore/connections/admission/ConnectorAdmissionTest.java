@@ -128,6 +128,25 @@ class ConnectorAdmissionTest {
     }
 
     @ParameterizedTest
+    @ValueSource(strings = {"https://foo.home.arpa", "https://foo.lan", "https://nas.localdomain", "https://svc.test",
+        "https://x.invalid", "https://www.example", "https://abcdefghijklmnop.onion", "https://hr.intranet",
+        "https://git.corp", "https://vault.private", "https://router.home", "https://exchange.mail", "https://x.alt",
+        "https://1.0.0.10.in-addr.arpa", "https://ipv4only.arpa", "https://FOO.Home.Arpa.", "https://home.arpa",
+        "https://lan", "https://intranet", "https://printer"})
+    void rule4RefusesSpecialUseAndLocalOnlyNames(String origin) {
+      refusesOrigin(origin, AdmissionCode.ORIGIN_LOCAL, "must not be local");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"https://example.com", "https://example.org", "https://api.stripe.com",
+        "https://lan.example.com", "https://corp.example.net", "https://testing.dev", "https://home.depot.com",
+        "https://mail.google.com", "https://api.localhostx.com", "https://arpa.example.com"})
+    void rule4AdmitsPublicNamesThatOnlyContainALocalWord(String origin) {
+      assertThatCode(() -> ConnectorAdmission.validateConnectorRevision(revision(List.of(ORIGIN, origin), false, new Op())))
+          .as(origin).doesNotThrowAnyException();
+    }
+
+    @ParameterizedTest
     @ValueSource(strings = {"https://127.0.0.1", "https://10.1.2.3", "https://172.16.0.1", "https://192.168.1.1",
         "https://169.254.169.254", "https://100.64.0.1", "https://0.0.0.0", "https://224.0.0.1",
         "https://255.255.255.255", "https://192.0.2.1", "https://[::1]", "https://[::]", "https://[fe80::1]",
