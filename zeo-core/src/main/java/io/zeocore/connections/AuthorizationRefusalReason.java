@@ -1,5 +1,8 @@
 package io.zeocore.connections;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonValue;
+
 /**
  * Why an effect authorization was refused. Exactly one reason per refused verdict: the first failing check of
  * the verifier, in the order {@code ABSENT}, {@code ORGANIZATION_MISMATCH}, {@code CONNECTION_MISMATCH}, {@code
@@ -25,4 +28,23 @@ public enum AuthorizationRefusalReason {
    * clock skew. Checked right after {@code EXPIRED}.
    */
   NOT_YET_VALID;
+
+  /**
+   * The wire value: exactly the constant's name (e.g. {@code ABSENT}). Annotated so that every JSON mapper, not
+   * only {@link ContractJson}, writes it whatever its enum features (lowercase, {@code toString}, index).
+   */
+  @JsonValue
+  public String wireValue() {
+    return name();
+  }
+
+  /**
+   * The constant whose wire value is exactly {@code value} (case-sensitive, no trimming); what every JSON mapper reads.
+   *
+   * @throws IllegalArgumentException naming the accepted values when {@code value} is none of them
+   */
+  @JsonCreator(mode = JsonCreator.Mode.DELEGATING)
+  public static AuthorizationRefusalReason fromWireValue(String value) {
+    return ContractRules.wireConstant(AuthorizationRefusalReason.class, value);
+  }
 }

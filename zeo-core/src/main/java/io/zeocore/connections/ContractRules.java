@@ -20,6 +20,25 @@ final class ContractRules {
 
   private ContractRules() {}
 
+  /**
+   * The constant of {@code type} whose name is exactly {@code value}: how every uppercase contract enum reads its wire
+   * value. The message lists the accepted values and never repeats the rejected input.
+   */
+  static <E extends Enum<E>> E wireConstant(Class<E> type, String value) {
+    if (value != null) {
+      for (E constant : type.getEnumConstants()) {
+        if (constant.name().equals(value)) {
+          return constant;
+        }
+      }
+    }
+    StringBuilder accepted = new StringBuilder();
+    for (E constant : type.getEnumConstants()) {
+      accepted.append(accepted.length() == 0 ? "" : ", ").append(constant.name());
+    }
+    throw new IllegalArgumentException(type.getSimpleName() + " must be one of " + accepted);
+  }
+
   static <T> T required(T value, String field) {
     if (value == null) {
       throw new IllegalArgumentException(field + " is required");
