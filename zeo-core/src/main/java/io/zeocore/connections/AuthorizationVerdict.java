@@ -1,5 +1,6 @@
 package io.zeocore.connections;
 
+import com.fasterxml.jackson.annotation.JsonAnySetter;
 import java.time.Instant;
 import tools.jackson.databind.PropertyNamingStrategies;
 import tools.jackson.databind.annotation.JsonNaming;
@@ -67,5 +68,11 @@ public record AuthorizationVerdict(
     return authorized
         ? "AuthorizationVerdict[authorized=true, authorizationId=" + authorizationId + "]"
         : "AuthorizationVerdict[authorized=false, refusalReason=" + refusalReason + "]";
+  }
+
+  /** Contract types are closed: a JSON property this record does not declare is refused, whatever the mapper. */
+  @JsonAnySetter
+  private void refuseUndeclaredProperty(String name, Object value) {
+    throw ContractRules.unknownProperty(AuthorizationVerdict.class, name);
   }
 }

@@ -1,5 +1,6 @@
 package io.zeocore.connections;
 
+import com.fasterxml.jackson.annotation.JsonAnySetter;
 import io.zeocore.capability.EffectKind;
 import java.util.List;
 import java.util.Map;
@@ -60,5 +61,11 @@ public record BusinessOperation(
     if (ContractRules.required(value, field).isEmpty()) {
       throw new IllegalArgumentException(field + " must not be empty");
     }
+  }
+
+  /** Contract types are closed: a JSON property this record does not declare is refused, whatever the mapper. */
+  @JsonAnySetter
+  private void refuseUndeclaredProperty(String name, Object value) {
+    throw ContractRules.unknownProperty(BusinessOperation.class, name);
   }
 }

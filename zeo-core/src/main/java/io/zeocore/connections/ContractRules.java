@@ -5,6 +5,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
+import tools.jackson.databind.exc.UnrecognizedPropertyException;
 
 /**
  * The validation rules shared by the contract records. Every failure is an {@link IllegalArgumentException} whose
@@ -19,6 +20,17 @@ final class ContractRules {
   private static final Pattern SHA256_DIGEST = Pattern.compile("sha256:[0-9a-f]{64}");
 
   private ContractRules() {}
+
+  /**
+   * The refusal of a JSON property that the contract {@code type} does not declare. Thrown by each contract record's
+   * {@code @JsonAnySetter}, which Jackson consults for every undeclared property before (and regardless of) the
+   * mapper's {@code FAIL_ON_UNKNOWN_PROPERTIES}: contracts are closed whatever mapper reads them, Spring Boot's
+   * (which disables that feature) and a plain {@code JsonMapper} (Jackson 3 disables it by default) included.
+   */
+  static UnrecognizedPropertyException unknownProperty(Class<?> type, String name) {
+    return new UnrecognizedPropertyException(null, "Unrecognized property \"" + name + "\" of " + type.getSimpleName()
+        + ": contract types are closed and refuse fields they do not declare", null, type, name, null);
+  }
 
   /**
    * The constant of {@code type} whose name is exactly {@code value}: how every uppercase contract enum reads its wire

@@ -1,5 +1,6 @@
 package io.zeocore.connections;
 
+import com.fasterxml.jackson.annotation.JsonAnySetter;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import java.util.Arrays;
 import java.util.Objects;
@@ -77,5 +78,11 @@ public record EffectDispatchRequest(
         + ", connectorRevision=" + connectorRevision.revisionId() + ", operationId=" + operationId
         + ", executionId=" + executionId + ", idempotencyKey=" + idempotencyKey + ", requestDigest=" + requestDigest
         + ", requestBody=<" + requestBody.length + " bytes>]";
+  }
+
+  /** Contract types are closed: a JSON property this record does not declare is refused, whatever the mapper. */
+  @JsonAnySetter
+  private void refuseUndeclaredProperty(String name, Object value) {
+    throw ContractRules.unknownProperty(EffectDispatchRequest.class, name);
   }
 }

@@ -1,5 +1,6 @@
 package io.zeocore.connections;
 
+import com.fasterxml.jackson.annotation.JsonAnySetter;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import java.time.Instant;
 import java.util.Arrays;
@@ -89,5 +90,11 @@ public record EffectReconciliationRequest(
         + operationId + ", executionId=" + executionId + ", idempotencyKey=" + idempotencyKey + ", requestDigest="
         + requestDigest + ", dispatchStartedAt=" + dispatchStartedAt + ", requestBody="
         + (requestBody == null ? "<unknown>" : "<" + requestBody.length + " bytes>") + "]";
+  }
+
+  /** Contract types are closed: a JSON property this record does not declare is refused, whatever the mapper. */
+  @JsonAnySetter
+  private void refuseUndeclaredProperty(String name, Object value) {
+    throw ContractRules.unknownProperty(EffectReconciliationRequest.class, name);
   }
 }

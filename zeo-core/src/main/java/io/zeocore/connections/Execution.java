@@ -1,5 +1,6 @@
 package io.zeocore.connections;
 
+import com.fasterxml.jackson.annotation.JsonAnySetter;
 import java.time.Instant;
 import tools.jackson.databind.PropertyNamingStrategies;
 import tools.jackson.databind.annotation.JsonNaming;
@@ -99,5 +100,11 @@ public record Execution(
         && authorizationDigest.equals(other.authorizationDigest)
         && requestDigest.equals(other.requestDigest)
         && createdAt.equals(other.createdAt);
+  }
+
+  /** Contract types are closed: a JSON property this record does not declare is refused, whatever the mapper. */
+  @JsonAnySetter
+  private void refuseUndeclaredProperty(String name, Object value) {
+    throw ContractRules.unknownProperty(Execution.class, name);
   }
 }

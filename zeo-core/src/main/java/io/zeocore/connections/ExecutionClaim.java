@@ -1,5 +1,7 @@
 package io.zeocore.connections;
 
+import com.fasterxml.jackson.annotation.JsonAnySetter;
+
 /**
  * The result of {@link BrokerExecutionStore#claimExecution}.
  *
@@ -11,5 +13,11 @@ public record ExecutionClaim(Execution execution, boolean claimed) {
 
   public ExecutionClaim {
     ContractRules.required(execution, "execution");
+  }
+
+  /** Contract types are closed: a JSON property this record does not declare is refused, whatever the mapper. */
+  @JsonAnySetter
+  private void refuseUndeclaredProperty(String name, Object value) {
+    throw ContractRules.unknownProperty(ExecutionClaim.class, name);
   }
 }

@@ -1,5 +1,6 @@
 package io.zeocore.connections;
 
+import com.fasterxml.jackson.annotation.JsonAnySetter;
 import java.time.Instant;
 import tools.jackson.databind.PropertyNamingStrategies;
 import tools.jackson.databind.annotation.JsonNaming;
@@ -142,5 +143,11 @@ public record ExecutionReceipt(
   /** Whether this receipt resolves an earlier {@code AMBIGUOUS} receipt. */
   public boolean resolvesAmbiguity() {
     return resolvesAmbiguousRecordedAt != null;
+  }
+
+  /** Contract types are closed: a JSON property this record does not declare is refused, whatever the mapper. */
+  @JsonAnySetter
+  private void refuseUndeclaredProperty(String name, Object value) {
+    throw ContractRules.unknownProperty(ExecutionReceipt.class, name);
   }
 }

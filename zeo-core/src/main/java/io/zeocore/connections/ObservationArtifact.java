@@ -1,5 +1,6 @@
 package io.zeocore.connections;
 
+import com.fasterxml.jackson.annotation.JsonAnySetter;
 import tools.jackson.databind.PropertyNamingStrategies;
 import tools.jackson.databind.annotation.JsonNaming;
 
@@ -25,5 +26,11 @@ public record ObservationArtifact(
     if (mediaType.length() > 200) {
       throw new IllegalArgumentException("media_type must be at most 200 characters");
     }
+  }
+
+  /** Contract types are closed: a JSON property this record does not declare is refused, whatever the mapper. */
+  @JsonAnySetter
+  private void refuseUndeclaredProperty(String name, Object value) {
+    throw ContractRules.unknownProperty(ObservationArtifact.class, name);
   }
 }

@@ -1,5 +1,7 @@
 package io.zeocore.connections;
 
+import com.fasterxml.jackson.annotation.JsonAnySetter;
+
 /**
  * The result of {@link ObservationStore#claimObservation}.
  *
@@ -10,5 +12,11 @@ public record ObservationClaim(ObservationRecord observation, boolean claimed) {
 
   public ObservationClaim {
     ContractRules.required(observation, "observation");
+  }
+
+  /** Contract types are closed: a JSON property this record does not declare is refused, whatever the mapper. */
+  @JsonAnySetter
+  private void refuseUndeclaredProperty(String name, Object value) {
+    throw ContractRules.unknownProperty(ObservationClaim.class, name);
   }
 }

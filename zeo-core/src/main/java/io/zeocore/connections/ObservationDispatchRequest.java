@@ -1,5 +1,6 @@
 package io.zeocore.connections;
 
+import com.fasterxml.jackson.annotation.JsonAnySetter;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import java.util.Arrays;
 import java.util.Objects;
@@ -66,5 +67,11 @@ public record ObservationDispatchRequest(
         + connection.connectionId() + ", connectorRevision=" + connectorRevision.revisionId() + ", operationId="
         + operationId + ", observationId=" + observationId + ", requestDigest=" + requestDigest + ", requestBody=<"
         + requestBody.length + " bytes>]";
+  }
+
+  /** Contract types are closed: a JSON property this record does not declare is refused, whatever the mapper. */
+  @JsonAnySetter
+  private void refuseUndeclaredProperty(String name, Object value) {
+    throw ContractRules.unknownProperty(ObservationDispatchRequest.class, name);
   }
 }

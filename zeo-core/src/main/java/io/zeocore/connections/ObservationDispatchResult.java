@@ -1,5 +1,6 @@
 package io.zeocore.connections;
 
+import com.fasterxml.jackson.annotation.JsonAnySetter;
 import tools.jackson.databind.PropertyNamingStrategies;
 import tools.jackson.databind.annotation.JsonNaming;
 
@@ -52,5 +53,11 @@ public record ObservationDispatchResult(
 
   public static ObservationDispatchResult failedSafe(NormalizedError error) {
     return new ObservationDispatchResult(ObservationDisposition.FAILED_SAFE, null, null, error);
+  }
+
+  /** Contract types are closed: a JSON property this record does not declare is refused, whatever the mapper. */
+  @JsonAnySetter
+  private void refuseUndeclaredProperty(String name, Object value) {
+    throw ContractRules.unknownProperty(ObservationDispatchResult.class, name);
   }
 }

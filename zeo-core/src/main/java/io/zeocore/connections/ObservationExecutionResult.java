@@ -1,5 +1,6 @@
 package io.zeocore.connections;
 
+import com.fasterxml.jackson.annotation.JsonAnySetter;
 import tools.jackson.databind.PropertyNamingStrategies;
 import tools.jackson.databind.annotation.JsonNaming;
 
@@ -33,5 +34,11 @@ public record ObservationExecutionResult(
 
   public static ObservationExecutionResult refused(AuthorizationRefusalReason reason) {
     return new ObservationExecutionResult(null, null, null, ContractRules.required(reason, "refusal_reason"));
+  }
+
+  /** Contract types are closed: a JSON property this record does not declare is refused, whatever the mapper. */
+  @JsonAnySetter
+  private void refuseUndeclaredProperty(String name, Object value) {
+    throw ContractRules.unknownProperty(ObservationExecutionResult.class, name);
   }
 }

@@ -1,5 +1,6 @@
 package io.zeocore.connections;
 
+import com.fasterxml.jackson.annotation.JsonAnySetter;
 import java.time.Instant;
 import tools.jackson.databind.PropertyNamingStrategies;
 import tools.jackson.databind.annotation.JsonNaming;
@@ -66,5 +67,11 @@ public record ObservationRecord(
     ObservationState next = receipt.finalState();
     return new ObservationRecord(observationId, organizationId, connectionId, connectorRevision, operationId,
         authorizationId, idempotencyKey, authorizationDigest, requestDigest, next, createdAt, receipt.recordedAt());
+  }
+
+  /** Contract types are closed: a JSON property this record does not declare is refused, whatever the mapper. */
+  @JsonAnySetter
+  private void refuseUndeclaredProperty(String name, Object value) {
+    throw ContractRules.unknownProperty(ObservationRecord.class, name);
   }
 }

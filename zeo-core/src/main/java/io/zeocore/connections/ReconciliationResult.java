@@ -1,5 +1,6 @@
 package io.zeocore.connections;
 
+import com.fasterxml.jackson.annotation.JsonAnySetter;
 import tools.jackson.databind.PropertyNamingStrategies;
 import tools.jackson.databind.annotation.JsonNaming;
 
@@ -62,5 +63,11 @@ public record ReconciliationResult(
 
   public static ReconciliationResult unresolved(String evidenceDigest) {
     return new ReconciliationResult(ReconciliationDisposition.UNRESOLVED, evidenceDigest, null, null);
+  }
+
+  /** Contract types are closed: a JSON property this record does not declare is refused, whatever the mapper. */
+  @JsonAnySetter
+  private void refuseUndeclaredProperty(String name, Object value) {
+    throw ContractRules.unknownProperty(ReconciliationResult.class, name);
   }
 }

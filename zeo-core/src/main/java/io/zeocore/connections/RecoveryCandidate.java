@@ -1,5 +1,6 @@
 package io.zeocore.connections;
 
+import com.fasterxml.jackson.annotation.JsonAnySetter;
 import java.time.Instant;
 
 /**
@@ -19,5 +20,11 @@ public record RecoveryCandidate(Execution execution, int reconciliationAttempts,
     if (reconciliationAttempts < 0) {
       throw new IllegalArgumentException("reconciliation_attempts must not be negative");
     }
+  }
+
+  /** Contract types are closed: a JSON property this record does not declare is refused, whatever the mapper. */
+  @JsonAnySetter
+  private void refuseUndeclaredProperty(String name, Object value) {
+    throw ContractRules.unknownProperty(RecoveryCandidate.class, name);
   }
 }

@@ -1,5 +1,6 @@
 package io.zeocore.connections;
 
+import com.fasterxml.jackson.annotation.JsonAnySetter;
 import com.fasterxml.jackson.annotation.JsonCreator;
 import tools.jackson.databind.annotation.JsonSerialize;
 
@@ -40,5 +41,11 @@ public record SecretRef(String handle) {
   @Override
   public String toString() {
     return "SecretRef[handle=" + REDACTED + "]";
+  }
+
+  /** Contract types are closed: a JSON property this record does not declare is refused, whatever the mapper. */
+  @JsonAnySetter
+  private void refuseUndeclaredProperty(String name, Object value) {
+    throw ContractRules.unknownProperty(SecretRef.class, name);
   }
 }
