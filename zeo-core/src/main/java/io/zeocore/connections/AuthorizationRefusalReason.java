@@ -30,8 +30,9 @@ public enum AuthorizationRefusalReason {
   NOT_YET_VALID;
 
   /**
-   * The wire value: exactly the constant's name (e.g. {@code ABSENT}). Annotated so that every JSON mapper, not
-   * only {@link ContractJson}, writes it whatever its enum features (lowercase, {@code toString}, index).
+   * The wire value: exactly the constant's name (e.g. {@code ABSENT}).
+   * Annotated so that every JSON mapper, not only {@link ContractJson}, writes it whatever its enum features
+   * (lowercase, {@code toString}, index).
    */
   @JsonValue
   public String wireValue() {

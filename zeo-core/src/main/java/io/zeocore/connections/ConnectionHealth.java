@@ -13,8 +13,9 @@ public enum ConnectionHealth {
   UNREACHABLE;
 
   /**
-   * The wire value: exactly the constant's name (e.g. {@code UNKNOWN}). Annotated so that every JSON mapper, not
-   * only {@link ContractJson}, writes it whatever its enum features (lowercase, {@code toString}, index).
+   * The wire value: exactly the constant's name (e.g. {@code UNKNOWN}).
+   * Annotated so that every JSON mapper, not only {@link ContractJson}, writes it whatever its enum features
+   * (lowercase, {@code toString}, index).
    */
   @JsonValue
   public String wireValue() {

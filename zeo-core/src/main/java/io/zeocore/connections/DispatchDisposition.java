@@ -11,8 +11,9 @@ public enum DispatchDisposition {
   FAILED_SAFE;
 
   /**
-   * The wire value: exactly the constant's name (e.g. {@code CONFIRMED}). Annotated so that every JSON mapper, not
-   * only {@link ContractJson}, writes it whatever its enum features (lowercase, {@code toString}, index).
+   * The wire value: exactly the constant's name (e.g. {@code CONFIRMED}).
+   * Annotated so that every JSON mapper, not only {@link ContractJson}, writes it whatever its enum features
+   * (lowercase, {@code toString}, index).
    */
   @JsonValue
   public String wireValue() {

@@ -77,8 +77,9 @@ public enum ExecutionState {
   }
 
   /**
-   * The wire value: exactly the constant's name (e.g. {@code CREATED}). Annotated so that every JSON mapper, not
-   * only {@link ContractJson}, writes it whatever its enum features (lowercase, {@code toString}, index).
+   * The wire value: exactly the constant's name (e.g. {@code CREATED}).
+   * Annotated so that every JSON mapper, not only {@link ContractJson}, writes it whatever its enum features
+   * (lowercase, {@code toString}, index).
    */
   @JsonValue
   public String wireValue() {

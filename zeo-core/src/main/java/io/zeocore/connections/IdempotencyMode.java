@@ -12,8 +12,9 @@ public enum IdempotencyMode {
   NOT_IDEMPOTENT;
 
   /**
-   * The wire value: exactly the constant's name (e.g. {@code PROVIDER_NATIVE}). Annotated so that every JSON mapper, not
-   * only {@link ContractJson}, writes it whatever its enum features (lowercase, {@code toString}, index).
+   * The wire value: exactly the constant's name (e.g. {@code PROVIDER_NATIVE}).
+   * Annotated so that every JSON mapper, not only {@link ContractJson}, writes it whatever its enum features
+   * (lowercase, {@code toString}, index).
    */
   @JsonValue
   public String wireValue() {

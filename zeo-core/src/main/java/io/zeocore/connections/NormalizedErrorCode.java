@@ -23,8 +23,9 @@ public enum NormalizedErrorCode {
   STOPPED;
 
   /**
-   * The wire value: exactly the constant's name (e.g. {@code CONNECTION_REVOKED}). Annotated so that every JSON mapper, not
-   * only {@link ContractJson}, writes it whatever its enum features (lowercase, {@code toString}, index).
+   * The wire value: exactly the constant's name (e.g. {@code CONNECTION_REVOKED}).
+   * Annotated so that every JSON mapper, not only {@link ContractJson}, writes it whatever its enum features
+   * (lowercase, {@code toString}, index).
    */
   @JsonValue
   public String wireValue() {

@@ -12,8 +12,9 @@ public enum RiskClass {
   HIGH;
 
   /**
-   * The wire value: exactly the constant's name (e.g. {@code LOW}). Annotated so that every JSON mapper, not
-   * only {@link ContractJson}, writes it whatever its enum features (lowercase, {@code toString}, index).
+   * The wire value: exactly the constant's name (e.g. {@code LOW}).
+   * Annotated so that every JSON mapper, not only {@link ContractJson}, writes it whatever its enum features
+   * (lowercase, {@code toString}, index).
    */
   @JsonValue
   public String wireValue() {

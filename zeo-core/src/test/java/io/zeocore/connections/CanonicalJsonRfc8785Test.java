@@ -54,7 +54,8 @@ class CanonicalJsonRfc8785Test {
 
   @Test
   void sortsPropertiesByUtf16CodeUnitsAsRfc8785Section323() {
-    String input = "{\"\\u20ac\":\"Euro Sign\",\"\\r\":\"Carriage Return\",\"\\ufb33\":\"Hebrew Letter Dalet With Dagesh\","
+    String input = "{\"\\u20ac\":\"Euro Sign\",\"\\r\":\"Carriage Return\","
+        + "\"\\ufb33\":\"Hebrew Letter Dalet With Dagesh\","
         + "\"1\":\"One\",\"\\ud83d\\ude00\":\"Emoji: Grinning Face\",\"\\u0080\":\"Control\","
         + "\"\\u00f6\":\"Latin Small Letter O With Diaeresis\"}";
 

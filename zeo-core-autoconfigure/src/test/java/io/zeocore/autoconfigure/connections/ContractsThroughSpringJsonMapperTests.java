@@ -39,8 +39,8 @@ class ContractsThroughSpringJsonMapperTests {
   private static Connection connection() {
     Instant at = Instant.parse("2026-03-01T10:00:00.123456Z");
     return new Connection(CONNECTION, ORG, new ConnectorId("stripe"), REVISION, "default-app", "acct_123", List.of(),
-        List.of("refunds:write"), List.of(CREATE_REFUND), new SecretRef("zc0-kc:org-1:5b0c1b3e-8d7f-4b7e-9c1a-2f3e4d5c6b7a"),
-        ConnectionStatus.ACTIVE, ConnectionHealth.HEALTHY, at, at, null);
+        List.of("refunds:write"), List.of(CREATE_REFUND),
+        new SecretRef("zc0-kc:org-1:5b0c1b3e-8d7f-4b7e-9c1a-2f3e4d5c6b7a"), ConnectionStatus.ACTIVE, ConnectionHealth.HEALTHY, at, at, null);
   }
 
   @Test

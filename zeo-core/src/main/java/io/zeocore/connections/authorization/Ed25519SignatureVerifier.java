@@ -110,7 +110,8 @@ public final class Ed25519SignatureVerifier implements SignatureVerifier {
       }
     }
     byte[] bytes = Base64.getUrlDecoder().decode(text);
-    if (bytes.length != SIGNATURE_LENGTH || !Base64.getUrlEncoder().withoutPadding().encodeToString(bytes).equals(text)) {
+    if (bytes.length != SIGNATURE_LENGTH
+        || !Base64.getUrlEncoder().withoutPadding().encodeToString(bytes).equals(text)) {
       return null;
     }
     return bytes;

@@ -142,7 +142,8 @@ class ConnectorAdmissionTest {
         "https://lan.example.com", "https://corp.example.net", "https://testing.dev", "https://home.depot.com",
         "https://mail.google.com", "https://api.localhostx.com", "https://arpa.example.com"})
     void rule4AdmitsPublicNamesThatOnlyContainALocalWord(String origin) {
-      assertThatCode(() -> ConnectorAdmission.validateConnectorRevision(revision(List.of(ORIGIN, origin), false, new Op())))
+      assertThatCode(
+          () -> ConnectorAdmission.validateConnectorRevision(revision(List.of(ORIGIN, origin), false, new Op())))
           .as(origin).doesNotThrowAnyException();
     }
 

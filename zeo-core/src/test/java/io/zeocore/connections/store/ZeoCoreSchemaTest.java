@@ -102,7 +102,8 @@ class ZeoCoreSchemaTest {
     try (SqliteDatabase database = SqliteDatabase.open(newer)) {
       database.database().write(s -> s.update("CREATE TABLE zeocore_schema_history (installed_rank INTEGER PRIMARY KEY,"
           + " version TEXT, description TEXT NOT NULL, type TEXT NOT NULL, script TEXT NOT NULL, checksum INTEGER,"
-          + " installed_by TEXT NOT NULL, installed_on TEXT, execution_time INTEGER NOT NULL, success INTEGER NOT NULL)"));
+          + " installed_by TEXT NOT NULL, installed_on TEXT, execution_time INTEGER NOT NULL,"
+          + " success INTEGER NOT NULL)"));
       database.database().write(s -> s.update("INSERT INTO zeocore_schema_history (installed_rank, version,"
           + " description, type, script, installed_by, execution_time, success) VALUES (1, '3', 'from the future',"
           + " 'SQL', 'V3__future.sql', 'test', 0, 1)"));
