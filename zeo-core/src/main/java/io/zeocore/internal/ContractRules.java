@@ -5,6 +5,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
+import tools.jackson.databind.exc.UnrecognizedPropertyException;
 
 /**
  * The validation rules shared by the contract records. Every failure is an {@link IllegalArgumentException} whose
@@ -19,6 +20,36 @@ public final class ContractRules {
   private static final Pattern SHA256_DIGEST = Pattern.compile("sha256:[0-9a-f]{64}");
 
   private ContractRules() {}
+
+  /**
+   * The refusal of a JSON property that the contract {@code type} does not declare. Thrown by each contract record's
+   * {@code @JsonAnySetter}, which Jackson consults for every undeclared property before (and regardless of) the
+   * mapper's {@code FAIL_ON_UNKNOWN_PROPERTIES}: contracts are closed whatever mapper reads them, Spring Boot's
+   * (which disables that feature) and a plain {@code JsonMapper} (Jackson 3 disables it by default) included.
+   */
+  public static UnrecognizedPropertyException unknownProperty(Class<?> type, String name) {
+    return new UnrecognizedPropertyException(null, "Unrecognized property \"" + name + "\" of " + type.getSimpleName()
+        + ": contract types are closed and refuse fields they do not declare", null, type, name, null);
+  }
+
+  /**
+   * The constant of {@code type} whose name is exactly {@code value}: how every uppercase contract enum reads its wire
+   * value. The message lists the accepted values and never repeats the rejected input.
+   */
+  public static <E extends Enum<E>> E wireConstant(Class<E> type, String value) {
+    if (value != null) {
+      for (E constant : type.getEnumConstants()) {
+        if (constant.name().equals(value)) {
+          return constant;
+        }
+      }
+    }
+    StringBuilder accepted = new StringBuilder();
+    for (E constant : type.getEnumConstants()) {
+      accepted.append(accepted.length() == 0 ? "" : ", ").append(constant.name());
+    }
+    throw new IllegalArgumentException(type.getSimpleName() + " must be one of " + accepted);
+  }
 
   public static <T> T required(T value, String field) {
     if (value == null) {

@@ -73,6 +73,15 @@ import java.util.function.Function;
  * has exited is not found there. This degraded mode is logged once as a warning on Linux. On Windows the executable
  * format is not checked (there is no shell fallback).
  *
+ * <h2>Fail-fast construction (deliberate)</h2>
+ * A deliberate deviation from the reference, recorded in DESIGN: the reference discovers a missing or non-runnable
+ * executable only when an attempt spawns it, so a misconfigured provider fails every call at run time. Here
+ * {@link #subprocessTarget(String, SubprocessInvocation, Class, StdoutParser)} refuses such an {@code argv[0]} when the
+ * target is <em>built</em> (for providers configured in {@code application.yml}, when the application starts), with an
+ * {@link IllegalArgumentException} naming the problem. The same check still runs before every spawn (step 3 above),
+ * because the file can change afterwards. The factory form cannot check at construction: its argv is known only per
+ * attempt.
+ *
  * <h2>What never leaves the attempt</h2>
  * stdout, stderr, the exit code, the input bytes and environment values never appear in attempt evidence, exception
  * messages or log lines: failures are {@link io.zeocore.execution.AttemptError}s whose message is the kind's wire
@@ -86,6 +95,9 @@ public final class SubprocessTargets {
   /**
    * A {@link io.zeocore.execution.ExecutionMode#LIVE} target that runs {@code invocation} once per attempt
    * ({@code internalMaxAttempts = 1}).
+   *
+   * <p>Fails fast by design: an executable that is missing or not runnable is refused here, at construction (at
+   * start-up for YAML providers), not at the first attempt; see "Fail-fast construction" above.
    *
    * @throws IllegalArgumentException when an argument is {@code null}, the target id is invalid, or
    *     {@code argv[0]} cannot be executed without a shell now (missing, not executable, neither ELF nor {@code #!}

@@ -204,6 +204,16 @@ class SubprocessTargetTest {
   }
 
   @Test
+  void constructionFailsFastWhenTheExecutableIsMissing() {
+    Path missing = dir.resolve("no-such-provider");
+
+    // deliberate (DESIGN): a fixed invocation is checked when the target is built, not at its first attempt
+    assertThatThrownBy(() -> subprocessTarget("a", SubprocessInvocation.of(missing.toString()), String.class, AS_TEXT))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining(missing.toString());
+  }
+
+  @Test
   void refusesMissingAndNonExecutableFilesBeforeSpawn() throws Exception {
     Path notExecutable = dir.resolve("plain.sh");
     Files.writeString(notExecutable, "#!/bin/sh\necho hi\n");

@@ -12,7 +12,12 @@ public enum AdmissionCode {
   ORIGIN_INVALID_PORT,
   /** An origin is not exactly {@code https://host[:443][/]}: other scheme, no or malformed host, userinfo, path, query or fragment. */
   ORIGIN_NOT_HTTPS_ORIGIN,
-  /** An origin's host is {@code localhost}, {@code *.localhost}, {@code *.local} or {@code *.internal} (trailing dot or not). */
+  /**
+   * An origin's host is a special-use or local-only name (trailing dot or not): {@code localhost}, {@code .local},
+   * {@code .test}, {@code .invalid}, {@code .example}, {@code .onion}, {@code .alt}, {@code .arpa} (including
+   * {@code home.arpa}), {@code .internal}, {@code .intranet}, {@code .private}, {@code .corp}, {@code .home},
+   * {@code .lan}, {@code .mail}, {@code .localdomain}, or a single label; see {@code Origins.LOCAL_SUFFIXES}.
+   */
   ORIGIN_LOCAL,
   /** An origin's host is an IP literal (or a numeric host a resolver would read as one) that is not globally routable. */
   ORIGIN_NOT_GLOBAL,

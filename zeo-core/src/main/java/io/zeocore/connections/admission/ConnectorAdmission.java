@@ -1,9 +1,9 @@
 package io.zeocore.connections.admission;
 
-import io.zeocore.connections.contract.EffectKind;
 import io.zeocore.connections.contract.BusinessOperation;
 import io.zeocore.connections.contract.Connection;
 import io.zeocore.connections.contract.ConnectorRevision;
+import io.zeocore.connections.contract.EffectKind;
 import io.zeocore.connections.contract.OperationId;
 import java.util.HashSet;
 import java.util.List;
@@ -18,7 +18,10 @@ import java.util.Set;
  * name that resolves to a private address is not caught here), thread-safe.
  *
  * <p>Deliberate tightenings over the reference: transport field names are matched case-insensitively (and {@code -}
- * as {@code _}); {@code *.localhost}, {@code localhost.}, {@code *.internal} are local; numeric hosts that resolvers
+ * as {@code _}); every special-use and local-only name is local, not only {@code localhost} and {@code .local}
+ * (RFC 6761 {@code .test}, {@code .invalid}, {@code .example}; RFC 8375 {@code home.arpa}; {@code .onion},
+ * {@code .internal}, {@code .lan}, {@code .corp}, {@code .localdomain}, ... and single-label names; the closed list
+ * is on {@link AdmissionCode#ORIGIN_LOCAL}), with or without a trailing dot; numeric hosts that resolvers
  * read as IPv4 ({@code 127.1}, {@code 2130706433}) and IP literals outside the global unicast ranges are refused;
  * percent-encoded {@code ..}, backslashes, whitespace and control characters in path templates are refused; request
  * bodies must be strict UTF-8 JSON without {@code NaN}/{@code Infinity} and without a key repeated at any depth.

@@ -3,6 +3,7 @@ package io.zeocore.connections.admission;
 import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.util.List;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -17,6 +18,30 @@ final class Origins {
   private static final Pattern DOTTED_QUAD = Pattern.compile("(0|[1-9][0-9]{0,2})(\\.(0|[1-9][0-9]{0,2})){3}");
   private static final Pattern NUMERIC_LABEL = Pattern.compile("[0-9]+|0x[0-9a-f]*");
   private static final Pattern IPV6_TEXT = Pattern.compile("[0-9a-fA-F:.]+");
+
+  /**
+   * Special-use and local-only domains refused as origins, each with every name under it. The list is deliberate and
+   * closed; a name is refused when it can only resolve on a local network, never resolves, or is reserved so that it
+   * never reaches the public DNS:
+   * <ul>
+   *   <li>RFC 6761: {@code localhost}, {@code test}, {@code invalid}, {@code example} (the top-level domain);</li>
+   *   <li>RFC 6762: {@code local} (multicast DNS); RFC 7686: {@code onion}; RFC 9476: {@code alt};</li>
+   *   <li>{@code arpa}, the infrastructure domain: RFC 8375 {@code home.arpa}, the RFC 6761 reverse zones
+   *       ({@code in-addr.arpa}, {@code ip6.arpa}), RFC 8880 {@code ipv4only.arpa} and the other resolver zones. No
+   *       business API is served from it;</li>
+   *   <li>{@code internal}, reserved by ICANN (2024) for private use;</li>
+   *   <li>the local suffixes RFC 6762 Appendix G recommends against and that ICANN keeps undelegated because of name
+   *       collisions: {@code intranet}, {@code private}, {@code corp}, {@code home}, {@code lan}, {@code mail}, and the
+   *       ubiquitous {@code localdomain}.</li>
+   * </ul>
+   * The second-level documentation names {@code example.com}, {@code example.net} and {@code example.org} (also RFC
+   * 6761) are <em>not</em> refused: they are ordinary names in public DNS with global addresses, and they are the
+   * conventional origins of samples. A public name that resolves to a private address is not detected (admission never
+   * resolves names).
+   */
+  static final List<String> LOCAL_SUFFIXES = List.of("localhost", "local", "test", "invalid",
+      "example", "onion", "alt", "arpa", "internal", "intranet", "private", "corp", "home", "lan", "mail",
+      "localdomain");
 
   private Origins() {}
 
@@ -66,10 +91,9 @@ final class Origins {
       throw notHttpsOrigin(origin);
     }
 
-    // 4. not a local name
+    // 4. not a special-use or local-only name
     String name = hostname.endsWith(".") ? hostname.substring(0, hostname.length() - 1) : hostname;
-    if (name.equals("localhost") || name.endsWith(".localhost") || name.endsWith(".local")
-        || name.endsWith(".internal") || name.equals("internal") || name.equals("local")) {
+    if (!ipv6 && isLocalName(name)) {
       throw new AdmissionException(AdmissionCode.ORIGIN_LOCAL, "permitted origin " + origin + " must not be local");
     }
 
@@ -86,6 +110,24 @@ final class Origins {
       // 127.1, 2130706433, 0x7f.0.0.1, 010.0.0.1: resolvers read these as IPv4 addresses
       throw notGlobal(origin);
     }
+  }
+
+  /**
+   * Whether {@code name} (lowercase, without a trailing dot) is a special-use or local-only name: one of
+   * {@link #LOCAL_SUFFIXES} or a name under one, or a single non-numeric label (resolved through the host's search
+   * domains, so local by construction; a numeric single label is an IPv4 address and rule 5's concern).
+   */
+  static boolean isLocalName(String name) {
+    int dot = name.lastIndexOf('.');
+    if (dot < 0 && !NUMERIC_LABEL.matcher(name).matches()) {
+      return true;
+    }
+    for (String suffix : LOCAL_SUFFIXES) {
+      if (name.equals(suffix) || name.endsWith("." + suffix)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static boolean validPort(String port) {

@@ -17,13 +17,17 @@ import java.util.Set;
  * keys trusted for the authorization's own issuer only (trust roots map issuer to public keys; several keys per
  * issuer allow rotation).
  *
- * <p>The signature is base64url of the 64-byte signature, without padding; a padded form is accepted too. Any other
- * alphabet, a non-canonical encoding, a wrong length, an unknown issuer, a wrong key or any tampered field yields
- * {@code false}; this class never throws from {@link #verifySignature}. Immutable and thread-safe.
+ * <p>The signature is exactly the unpadded base64url (RFC 4648 §5, no {@code =}) of the 64-byte signature, as DESIGN
+ * specifies: one authorization has one byte form and therefore one digest. A padded form, another alphabet, a
+ * non-canonical encoding, a wrong length, an unknown issuer, a wrong key or any tampered field yields {@code false}
+ * (which {@link ExactAuthorizationVerifier} reports as {@code SIGNATURE_UNVERIFIABLE}); this class never throws from
+ * {@link #verifySignature}. Immutable and thread-safe.
  */
 public final class Ed25519SignatureVerifier implements SignatureVerifier {
 
   private static final int SIGNATURE_LENGTH = 64;
+  /** Unpadded base64 of 64 bytes: 21 groups of 4 characters for 63 bytes, then 2 characters for the last one. */
+  private static final int UNPADDED_LENGTH = 86;
 
   private final Map<String, List<PublicKey>> trustRoots;
 
@@ -89,22 +93,26 @@ public final class Ed25519SignatureVerifier implements SignatureVerifier {
     return false;
   }
 
-  /** The 64 signature bytes, or {@code null} unless {@code text} is canonical base64url (padding optional). */
+  /**
+   * The 64 signature bytes, or {@code null} unless {@code text} is exactly the unpadded base64url encoding of 64
+   * bytes: 86 characters of {@code [A-Za-z0-9_-]}, the unused low bits of the last one zero. Padding ({@code =} or
+   * {@code ==}), the standard alphabet, whitespace and any other second spelling of the same bytes are refused, so
+   * one authorization has exactly one byte form and one digest.
+   */
   static byte[] decode(String text) {
-    String unpadded = text.endsWith("==") ? text.substring(0, text.length() - 2)
-        : text.endsWith("=") ? text.substring(0, text.length() - 1) : text;
-    byte[] bytes;
-    try {
-      bytes = Base64.getUrlDecoder().decode(unpadded);
-    } catch (IllegalArgumentException e) {
+    if (text == null || text.length() != UNPADDED_LENGTH) {
       return null;
     }
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (!(c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == '_')) {
+        return null;
+      }
+    }
+    byte[] bytes = Base64.getUrlDecoder().decode(text);
     if (bytes.length != SIGNATURE_LENGTH
-        || !Base64.getUrlEncoder().withoutPadding().encodeToString(bytes).equals(unpadded)) {
+        || !Base64.getUrlEncoder().withoutPadding().encodeToString(bytes).equals(text)) {
       return null;
-    }
-    if (!unpadded.equals(text) && !text.equals(Base64.getUrlEncoder().encodeToString(bytes))) {
-      return null; // wrong amount of padding
     }
     return bytes;
   }

@@ -1,28 +1,31 @@
 package io.zeocore.connections.contract;
 
 import io.zeocore.internal.ContractRules;
+import java.math.BigDecimal;
+import java.math.MathContext;
+import java.math.RoundingMode;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
-import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * The canonical JSON of an {@link EffectAuthorization}, the exact bytes that are signed and digested.
+ * The canonical JSON of an {@link EffectAuthorization}, the exact bytes that are signed and digested: byte-exact
+ * RFC 8785, the JSON Canonicalization Scheme (JCS) that issuers in other languages implement.
  *
  * <p>Form: the authorization's contract JSON ({@link ContractJson#mapper()}: snake_case names, identifiers as
  * {@code {"value":"..."}}, instants as ISO-8601 UTC with exactly six fractional digits, e.g.
- * {@code 2026-01-02T03:04:05.000000Z}, {@code approval_refs} as an array, always present) with the keys of every object
- * sorted by UTF-16 code units (as RFC 8785), no whitespace, strings with JSON's mandatory escapes only (quote,
- * backslash, control characters as {@code \\uXXXX} or short escapes) and other characters as raw UTF-8, encoded as
- * UTF-8. The result does not depend on the order in which fields were set.
+ * {@code 2026-01-02T03:04:05.000000Z}, {@code approval_refs} as an array, always present), canonicalized by
+ * {@link #canonicalize(JsonNode)}. The result does not depend on the order in which fields were set.
  *
  * <p>{@link #signingPayload} omits {@code signature} (what the issuer signs); {@link #document} includes it (what the
  * authorization digest covers).
  */
 public final class AuthorizationCanonicalForm {
+
+  private static final char[] HEX = "0123456789abcdef".toCharArray();
 
   private AuthorizationCanonicalForm() {}
 
@@ -30,12 +33,39 @@ public final class AuthorizationCanonicalForm {
   public static byte[] signingPayload(EffectAuthorization authorization) {
     ObjectNode tree = tree(authorization);
     tree.remove("signature");
-    return write(tree);
+    return canonicalize(tree);
   }
 
   /** Canonical UTF-8 JSON of every field, {@code signature} included. */
   public static byte[] document(EffectAuthorization authorization) {
-    return write(tree(authorization));
+    return canonicalize(tree(authorization));
+  }
+
+  /**
+   * The RFC 8785 (JCS) canonical UTF-8 bytes of a JSON value, as an issuer in any language computes them:
+   * <ul>
+   *   <li>object members sorted by the UTF-16 code units of their names, recursively; array order kept; no
+   *       whitespace;</li>
+   *   <li>strings as ECMAScript's {@code JSON.stringify}: quote and backslash escaped as {@code \"} and
+   *       {@code \\}, the short escapes for backspace, form feed, line feed, carriage return and tab, every other
+   *       control character below U+0020 as {@code \}{@code u00xx} in <em>lowercase</em> hex,
+   *       everything else (non-ASCII, U+007F, U+2028, characters outside the BMP) as raw UTF-8;</li>
+   *   <li>numbers as IEEE-754 doubles written by ECMAScript's {@code Number.prototype.toString}: the shortest digits
+   *       that read back as the same double (the nearest such, even on a tie), plain notation from 1e-6 up to below
+   *       1e21 ({@code 0.000001}, {@code 1e+21}, {@code 4.5}, {@code 100}), exponent form {@code 1e-7},
+   *       {@code 1.5e+300} otherwise; {@code -0} as {@code 0}; integers beyond 2<sup>53</sup> lose precision as
+   *       doubles do;</li>
+   *   <li>{@code true}, {@code false}, {@code null} as literals.</li>
+   * </ul>
+   *
+   * @throws IllegalArgumentException for what I-JSON (RFC 7493) excludes and JCS therefore cannot represent: NaN,
+   *     infinities, strings with a lone surrogate, and non-JSON nodes (binary, POJO, missing)
+   */
+  public static byte[] canonicalize(JsonNode value) {
+    ContractRules.required(value, "value");
+    StringBuilder out = new StringBuilder(256);
+    write(value, out);
+    return out.toString().getBytes(StandardCharsets.UTF_8); // exact: lone surrogates were refused
   }
 
   private static ObjectNode tree(EffectAuthorization authorization) {
@@ -43,28 +73,127 @@ public final class AuthorizationCanonicalForm {
     return (ObjectNode) ContractJson.mapper().valueToTree(authorization);
   }
 
-  private static byte[] write(ObjectNode tree) {
-    JsonMapper mapper = ContractJson.mapper();
-    return mapper.writeValueAsBytes(sorted(tree, mapper));
+  private static void write(JsonNode node, StringBuilder out) {
+    if (node.isObject()) {
+      List<Map.Entry<String, JsonNode>> members = new ArrayList<>(node.properties());
+      members.sort(Map.Entry.comparingByKey()); // String.compareTo compares UTF-16 code units, as RFC 8785 sorts
+      out.append('{');
+      for (int i = 0; i < members.size(); i++) {
+        if (i > 0) {
+          out.append(',');
+        }
+        string(members.get(i).getKey(), out);
+        out.append(':');
+        write(members.get(i).getValue(), out);
+      }
+      out.append('}');
+    } else if (node.isArray()) {
+      out.append('[');
+      for (int i = 0; i < node.size(); i++) {
+        if (i > 0) {
+          out.append(',');
+        }
+        write(node.get(i), out);
+      }
+      out.append(']');
+    } else if (node.isString()) {
+      string(node.asString(), out);
+    } else if (node.isNumber()) {
+      out.append(number(node.isFloatingPointNumber() && !node.isBigDecimal() ? node.doubleValue()
+          : Double.parseDouble(node.numberValue().toString())));
+    } else if (node.isBoolean()) {
+      out.append(node.booleanValue() ? "true" : "false");
+    } else if (node.isNull()) {
+      out.append("null");
+    } else {
+      throw new IllegalArgumentException("not a JSON value: " + node.getNodeType());
+    }
   }
 
-  private static JsonNode sorted(JsonNode node, JsonMapper mapper) {
-    if (node instanceof ObjectNode object) {
-      List<String> names = new ArrayList<>(object.propertyNames());
-      names.sort(String::compareTo);
-      ObjectNode copy = mapper.createObjectNode();
-      for (String name : names) {
-        copy.set(name, sorted(object.get(name), mapper));
+  private static void string(String text, StringBuilder out) {
+    out.append('"');
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      switch (c) {
+        case '"' -> out.append("\\\"");
+        case '\\' -> out.append("\\\\");
+        case '\b' -> out.append("\\b");
+        case '\f' -> out.append("\\f");
+        case '\n' -> out.append("\\n");
+        case '\r' -> out.append("\\r");
+        case '\t' -> out.append("\\t");
+        default -> {
+          if (c < 0x20) {
+            out.append("\\u00").append(HEX[c >> 4]).append(HEX[c & 0xf]);
+          } else if (Character.isHighSurrogate(c) && i + 1 < text.length()
+              && Character.isLowSurrogate(text.charAt(i + 1))) {
+            out.append(c).append(text.charAt(++i));
+          } else if (Character.isSurrogate(c)) {
+            throw new IllegalArgumentException("string holds a lone surrogate at index " + i + "; not I-JSON");
+          } else {
+            out.append(c);
+          }
+        }
       }
-      return copy;
     }
-    if (node instanceof ArrayNode array) {
-      ArrayNode copy = mapper.createArrayNode();
-      for (Iterator<JsonNode> it = array.values().iterator(); it.hasNext(); ) {
-        copy.add(sorted(it.next(), mapper));
+    out.append('"');
+  }
+
+  /** ECMAScript's {@code Number.prototype.toString(d)}, as RFC 8785 section 3.2.2.3 requires. */
+  static String number(double d) {
+    if (Double.isNaN(d) || Double.isInfinite(d)) {
+      throw new IllegalArgumentException("NaN and Infinity are not I-JSON");
+    }
+    if (d == 0) {
+      return "0"; // -0 too
+    }
+    if (d < 0) {
+      return "-" + number(-d);
+    }
+    BigDecimal shortest = shortestDigits(d);
+    String digits = shortest.unscaledValue().toString(); // s, k digits, no trailing zero
+    int k = digits.length();
+    int n = k - shortest.scale(); // d = 0.s * 10^n
+    if (k <= n && n <= 21) {
+      return digits + "0".repeat(n - k);
+    }
+    if (0 < n && n <= 21) {
+      return digits.substring(0, n) + "." + digits.substring(n);
+    }
+    if (-6 < n && n <= 0) {
+      return "0." + "0".repeat(-n) + digits;
+    }
+    int exponent = n - 1;
+    String mantissa = k == 1 ? digits : digits.charAt(0) + "." + digits.substring(1);
+    return mantissa + "e" + (exponent < 0 ? "-" : "+") + Math.abs(exponent);
+  }
+
+  /**
+   * The decimal with the fewest significant digits that reads back as {@code d} (positive, finite), the nearest to
+   * {@code d} among those, the even one on a tie; trailing zeros stripped. Independent of the JDK's
+   * {@link Double#toString}, which before Java 19 sometimes wrote more digits than needed.
+   */
+  private static BigDecimal shortestDigits(double d) {
+    BigDecimal exact = new BigDecimal(d);
+    for (int precision = 1; precision <= 17; precision++) {
+      BigDecimal down = exact.round(new MathContext(precision, RoundingMode.FLOOR));
+      BigDecimal up = exact.round(new MathContext(precision, RoundingMode.CEILING));
+      boolean downReads = Double.parseDouble(down.toString()) == d;
+      boolean upReads = Double.parseDouble(up.toString()) == d;
+      BigDecimal chosen;
+      if (downReads && upReads && down.compareTo(up) != 0) {
+        int closer = exact.subtract(down).compareTo(up.subtract(exact));
+        chosen = closer < 0 ? down : closer > 0 ? up
+            : down.unscaledValue().testBit(0) ? up : down;
+      } else if (downReads) {
+        chosen = down;
+      } else if (upReads) {
+        chosen = up;
+      } else {
+        continue;
       }
-      return copy;
+      return chosen.stripTrailingZeros();
     }
-    return node;
+    throw new IllegalStateException("no 17-digit decimal reads back as " + d); // unreachable for finite doubles
   }
 }

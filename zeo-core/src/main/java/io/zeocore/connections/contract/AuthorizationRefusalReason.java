@@ -1,5 +1,9 @@
 package io.zeocore.connections.contract;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonValue;
+import io.zeocore.internal.ContractRules;
+
 /**
  * Why an effect authorization was refused. Exactly one reason per refused verdict: the first failing check of
  * the verifier, in the order {@code ABSENT}, {@code ORGANIZATION_MISMATCH}, {@code CONNECTION_MISMATCH}, {@code
@@ -25,4 +29,24 @@ public enum AuthorizationRefusalReason {
    * clock skew. Checked right after {@code EXPIRED}.
    */
   NOT_YET_VALID;
+
+  /**
+   * The wire value: exactly the constant's name (e.g. {@code ABSENT}).
+   * Annotated so that every JSON mapper, not only {@link ContractJson}, writes it whatever its enum features
+   * (lowercase, {@code toString}, index).
+   */
+  @JsonValue
+  public String wireValue() {
+    return name();
+  }
+
+  /**
+   * The constant whose wire value is exactly {@code value} (case-sensitive, no trimming); what every JSON mapper reads.
+   *
+   * @throws IllegalArgumentException naming the accepted values when {@code value} is none of them
+   */
+  @JsonCreator(mode = JsonCreator.Mode.DELEGATING)
+  public static AuthorizationRefusalReason fromWireValue(String value) {
+    return ContractRules.wireConstant(AuthorizationRefusalReason.class, value);
+  }
 }

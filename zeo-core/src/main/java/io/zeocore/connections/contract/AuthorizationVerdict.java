@@ -1,5 +1,6 @@
 package io.zeocore.connections.contract;
 
+import com.fasterxml.jackson.annotation.JsonAnySetter;
 import io.zeocore.internal.ContractRules;
 import java.time.Instant;
 import tools.jackson.databind.PropertyNamingStrategies;
@@ -45,7 +46,7 @@ public record AuthorizationVerdict(
         throw new IllegalArgumentException("authorized verdict must restate every checked identity field");
       }
     } else if (refusalReason == null) {
-      throw new IllegalArgumentException("refused verdict must carry a refusal_reason");
+      throw new IllegalArgumentException("refused verdict must carry a non-null refusal_reason");
     }
   }
 
@@ -68,5 +69,11 @@ public record AuthorizationVerdict(
     return authorized
         ? "AuthorizationVerdict[authorized=true, authorizationId=" + authorizationId + "]"
         : "AuthorizationVerdict[authorized=false, refusalReason=" + refusalReason + "]";
+  }
+
+  /** Contract types are closed: a JSON property this record does not declare is refused, whatever the mapper. */
+  @JsonAnySetter
+  private void refuseUndeclaredProperty(String name, Object value) {
+    throw ContractRules.unknownProperty(AuthorizationVerdict.class, name);
   }
 }

@@ -1,5 +1,6 @@
 package io.zeocore.connections.contract;
 
+import com.fasterxml.jackson.annotation.JsonAnySetter;
 import io.zeocore.internal.ContractRules;
 import io.zeocore.internal.JsonValues;
 import java.util.List;
@@ -61,5 +62,11 @@ public record BusinessOperation(
     if (ContractRules.required(value, field).isEmpty()) {
       throw new IllegalArgumentException(field + " must not be empty");
     }
+  }
+
+  /** Contract types are closed: a JSON property this record does not declare is refused, whatever the mapper. */
+  @JsonAnySetter
+  private void refuseUndeclaredProperty(String name, Object value) {
+    throw ContractRules.unknownProperty(BusinessOperation.class, name);
   }
 }

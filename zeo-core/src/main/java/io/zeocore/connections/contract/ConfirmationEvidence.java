@@ -1,5 +1,6 @@
 package io.zeocore.connections.contract;
 
+import com.fasterxml.jackson.annotation.JsonAnySetter;
 import io.zeocore.internal.ContractRules;
 import java.time.Instant;
 import tools.jackson.databind.PropertyNamingStrategies;
@@ -29,5 +30,11 @@ public record ConfirmationEvidence(
     ContractRules.required(executionId, "execution_id");
     observedAt = ContractRules.instant(observedAt, "observed_at");
     ContractRules.hex64(confirmationDigest, "confirmation_digest");
+  }
+
+  /** Contract types are closed: a JSON property this record does not declare is refused, whatever the mapper. */
+  @JsonAnySetter
+  private void refuseUndeclaredProperty(String name, Object value) {
+    throw ContractRules.unknownProperty(ConfirmationEvidence.class, name);
   }
 }

@@ -1,7 +1,8 @@
 package io.zeocore.connections.contract;
 
-import io.zeocore.internal.ContractRules;
+import com.fasterxml.jackson.annotation.JsonAnySetter;
 import com.fasterxml.jackson.annotation.JsonCreator;
+import io.zeocore.internal.ContractRules;
 import java.util.UUID;
 import java.util.regex.Pattern;
 
@@ -25,7 +26,8 @@ public record ConfirmationEvidenceRef(String value) {
     ContractRules.required(value, "ConfirmationEvidenceRef");
     if (!PATTERN.matcher(value).matches()) {
       throw new IllegalArgumentException(
-          "ConfirmationEvidenceRef must be " + PREFIX + " followed by a lowercase version-4 UUID");
+          "ConfirmationEvidenceRef does not have the canonical shape " + PREFIX
+              + " followed by a lowercase version-4 UUID");
     }
   }
 
@@ -38,5 +40,11 @@ public record ConfirmationEvidenceRef(String value) {
   @Override
   public String toString() {
     return value;
+  }
+
+  /** Contract types are closed: a JSON property this record does not declare is refused, whatever the mapper. */
+  @JsonAnySetter
+  private void refuseUndeclaredProperty(String name, Object value) {
+    throw ContractRules.unknownProperty(ConfirmationEvidenceRef.class, name);
   }
 }

@@ -1,5 +1,6 @@
 package io.zeocore.connections.contract;
 
+import com.fasterxml.jackson.annotation.JsonAnySetter;
 import io.zeocore.internal.ContractRules;
 import java.time.Instant;
 import java.util.HashSet;
@@ -80,5 +81,11 @@ public record Connection(
   /** Whether {@code operationId} is in {@link #exposedBusinessOperations()}. */
   public boolean exposes(OperationId operationId) {
     return exposedBusinessOperations.contains(operationId);
+  }
+
+  /** Contract types are closed: a JSON property this record does not declare is refused, whatever the mapper. */
+  @JsonAnySetter
+  private void refuseUndeclaredProperty(String name, Object value) {
+    throw ContractRules.unknownProperty(Connection.class, name);
   }
 }

@@ -1,5 +1,6 @@
 package io.zeocore.connections.contract;
 
+import com.fasterxml.jackson.annotation.JsonAnySetter;
 import io.zeocore.internal.ContractRules;
 import java.time.Duration;
 import java.util.HashSet;
@@ -114,5 +115,11 @@ public record ConnectorRevision(
   /** {@link #timeoutSeconds()} as a duration, rounded to nanoseconds. */
   public Duration timeout() {
     return Duration.ofNanos(Math.round(timeoutSeconds * 1_000_000_000d));
+  }
+
+  /** Contract types are closed: a JSON property this record does not declare is refused, whatever the mapper. */
+  @JsonAnySetter
+  private void refuseUndeclaredProperty(String name, Object value) {
+    throw ContractRules.unknownProperty(ConnectorRevision.class, name);
   }
 }

@@ -25,6 +25,12 @@ import tools.jackson.databind.type.LogicalType;
  * <p>Reading is strict: unknown fields, duplicate keys, trailing content, {@code NaN}/{@code Infinity}, numbers for
  * enums, scalar coercions (a number for a string, a string for a boolean or number, a fraction for an integer) and nulls for primitives are all refused;
  * every contract's own validation runs in its constructor.
+ *
+ * <p>The rules that matter for safety do not depend on these mappers: every contract record refuses a field it does
+ * not declare (its own {@code @JsonAnySetter}, which Jackson applies whatever {@code FAIL_ON_UNKNOWN_PROPERTIES} says),
+ * and every contract enum writes and reads its own wire value ({@code @JsonValue}/{@code @JsonCreator}). A plain
+ * {@code JsonMapper} or Spring Boot's {@code JsonMapper} bean therefore cannot drop an extra field such as
+ * {@code callback_url} or misspell an enum.
  */
 public final class ContractJson {
 

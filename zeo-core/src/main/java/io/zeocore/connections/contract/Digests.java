@@ -31,8 +31,8 @@ public final class Digests {
   /**
    * The authorization digest: {@code sha256:} + lowercase hex of SHA-256 over
    * {@link AuthorizationCanonicalForm#document(EffectAuthorization)} (every field, the signature included). Used to
-   * pin an execution's authorization; it is ZeoCore's own canonical encoding, not byte-compatible with the Python
-   * reference's dump.
+   * pin an execution's authorization; the encoding is RFC 8785 (JCS), a deliberate divergence from the Python
+   * reference's library-specific dump, which no other language can reproduce.
    */
   public static String authorizationDigest(EffectAuthorization authorization) {
     return SHA256_PREFIX + sha256Hex(AuthorizationCanonicalForm.document(authorization));

@@ -1,5 +1,6 @@
 package io.zeocore.connections.contract;
 
+import com.fasterxml.jackson.annotation.JsonAnySetter;
 import io.zeocore.internal.ContractRules;
 import java.time.Instant;
 import java.util.List;
@@ -90,5 +91,11 @@ public record EffectAuthorization(
     return new EffectAuthorization(authorizationId, organizationId, seatId, runtimeBindingId, packetId, attemptId,
         connectionId, connectorRevision, operationId, argumentDigest, idempotencyKey, approvalRefs, issuedAt, expiresAt,
         nonce, audience, issuer, newSignature);
+  }
+
+  /** Contract types are closed: a JSON property this record does not declare is refused, whatever the mapper. */
+  @JsonAnySetter
+  private void refuseUndeclaredProperty(String name, Object value) {
+    throw ContractRules.unknownProperty(EffectAuthorization.class, name);
   }
 }

@@ -1,5 +1,6 @@
 package io.zeocore.connections.contract;
 
+import com.fasterxml.jackson.annotation.JsonAnySetter;
 import io.zeocore.internal.ContractRules;
 import java.time.Instant;
 import tools.jackson.databind.PropertyNamingStrategies;
@@ -100,5 +101,11 @@ public record EffectExecution(
         && authorizationDigest.equals(other.authorizationDigest)
         && requestDigest.equals(other.requestDigest)
         && createdAt.equals(other.createdAt);
+  }
+
+  /** Contract types are closed: a JSON property this record does not declare is refused, whatever the mapper. */
+  @JsonAnySetter
+  private void refuseUndeclaredProperty(String name, Object value) {
+    throw ContractRules.unknownProperty(EffectExecution.class, name);
   }
 }

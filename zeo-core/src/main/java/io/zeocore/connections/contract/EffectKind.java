@@ -1,11 +1,17 @@
 package io.zeocore.connections.contract;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonValue;
 import java.util.Arrays;
 import java.util.stream.Collectors;
 
 /**
  * What a capability or business operation does to the outside world, with the reference's lowercase wire values.
  * Only {@link #READ} is non-effectful; every other kind requires durable effect orchestration.
+ *
+ * <p>JSON: the kind itself carries its wire value ({@link JsonValue} on {@link #wireValue()}, {@link JsonCreator} on
+ * {@link #fromWireValue}), so every mapper, Spring's and a plain {@code JsonMapper} included, writes and reads
+ * {@code "external_communication"}, never the constant name.
  */
 public enum EffectKind {
   READ("read"),
@@ -22,6 +28,7 @@ public enum EffectKind {
   }
 
   /** The reference's lowercase wire value, e.g. {@code external_communication}. */
+  @JsonValue
   public String wireValue() {
     return wireValue;
   }
@@ -36,6 +43,7 @@ public enum EffectKind {
    *
    * @throws IllegalArgumentException naming the accepted values when {@code value} is none of them
    */
+  @JsonCreator(mode = JsonCreator.Mode.DELEGATING)
   public static EffectKind fromWireValue(String value) {
     for (EffectKind kind : values()) {
       if (kind.wireValue.equals(value)) {

@@ -1,5 +1,6 @@
 package io.zeocore.connections.contract;
 
+import com.fasterxml.jackson.annotation.JsonAnySetter;
 import io.zeocore.internal.ContractRules;
 import java.time.Instant;
 import org.jspecify.annotations.Nullable;
@@ -121,7 +122,7 @@ public record EffectReceipt(
     // 6. resolution pair
     if (reconciliationEvidence != null || resolvesAmbiguousRecordedAt != null) {
       if (reconciliationEvidence == null) {
-        throw new IllegalArgumentException("resolving receipt must carry reconciliation_evidence");
+        throw new IllegalArgumentException("receipt resolving a prior ambiguity must carry reconciliation_evidence");
       }
       if (resolvesAmbiguousRecordedAt == null) {
         throw new IllegalArgumentException("resolving receipt must carry resolves_ambiguous_recorded_at");
@@ -216,5 +217,11 @@ public record EffectReceipt(
   /** Whether this receipt resolves an earlier {@code AMBIGUOUS} receipt. */
   public boolean resolvesAmbiguity() {
     return resolvesAmbiguousRecordedAt != null;
+  }
+
+  /** Contract types are closed: a JSON property this record does not declare is refused, whatever the mapper. */
+  @JsonAnySetter
+  private void refuseUndeclaredProperty(String name, Object value) {
+    throw ContractRules.unknownProperty(EffectReceipt.class, name);
   }
 }

@@ -1,5 +1,8 @@
 package io.zeocore.connections.contract;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonValue;
+import io.zeocore.internal.ContractRules;
 import java.util.Collections;
 import java.util.EnumMap;
 import java.util.EnumSet;
@@ -72,5 +75,25 @@ public enum EffectState {
   /** Whether no provider can have been entered yet: {@code CREATED}, {@code AUTHORIZATION_VERIFIED}, {@code PREPARED}. */
   public boolean isPreDispatch() {
     return this == CREATED || this == AUTHORIZATION_VERIFIED || this == PREPARED;
+  }
+
+  /**
+   * The wire value: exactly the constant's name (e.g. {@code CREATED}).
+   * Annotated so that every JSON mapper, not only {@link ContractJson}, writes it whatever its enum features
+   * (lowercase, {@code toString}, index).
+   */
+  @JsonValue
+  public String wireValue() {
+    return name();
+  }
+
+  /**
+   * The constant whose wire value is exactly {@code value} (case-sensitive, no trimming); what every JSON mapper reads.
+   *
+   * @throws IllegalArgumentException naming the accepted values when {@code value} is none of them
+   */
+  @JsonCreator(mode = JsonCreator.Mode.DELEGATING)
+  public static EffectState fromWireValue(String value) {
+    return ContractRules.wireConstant(EffectState.class, value);
   }
 }

@@ -1,5 +1,6 @@
 package io.zeocore.connections.contract;
 
+import com.fasterxml.jackson.annotation.JsonAnySetter;
 import io.zeocore.internal.ContractRules;
 import tools.jackson.databind.PropertyNamingStrategies;
 import tools.jackson.databind.annotation.JsonNaming;
@@ -27,5 +28,11 @@ public record NormalizedError(NormalizedErrorCode code, String message, String p
   /** An error without provider detail. */
   public NormalizedError(NormalizedErrorCode code, String message) {
     this(code, message, null);
+  }
+
+  /** Contract types are closed: a JSON property this record does not declare is refused, whatever the mapper. */
+  @JsonAnySetter
+  private void refuseUndeclaredProperty(String name, Object value) {
+    throw ContractRules.unknownProperty(NormalizedError.class, name);
   }
 }

@@ -1,5 +1,9 @@
 package io.zeocore.connections.contract;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonValue;
+import io.zeocore.internal.ContractRules;
+
 /**
  * The provider-neutral error taxonomy of receipts and results; the constant names are the wire values. It is a
  * separate vocabulary from {@link EffectState}: {@code FAILED_SAFE} here is an error code, never a state. {@link
@@ -18,4 +22,24 @@ public enum NormalizedErrorCode {
   RESULT_AMBIGUOUS,
   CONNECTOR_REVISION_UNAVAILABLE,
   STOPPED;
+
+  /**
+   * The wire value: exactly the constant's name (e.g. {@code CONNECTION_REVOKED}).
+   * Annotated so that every JSON mapper, not only {@link ContractJson}, writes it whatever its enum features
+   * (lowercase, {@code toString}, index).
+   */
+  @JsonValue
+  public String wireValue() {
+    return name();
+  }
+
+  /**
+   * The constant whose wire value is exactly {@code value} (case-sensitive, no trimming); what every JSON mapper reads.
+   *
+   * @throws IllegalArgumentException naming the accepted values when {@code value} is none of them
+   */
+  @JsonCreator(mode = JsonCreator.Mode.DELEGATING)
+  public static NormalizedErrorCode fromWireValue(String value) {
+    return ContractRules.wireConstant(NormalizedErrorCode.class, value);
+  }
 }

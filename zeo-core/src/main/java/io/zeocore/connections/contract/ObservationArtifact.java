@@ -1,5 +1,6 @@
 package io.zeocore.connections.contract;
 
+import com.fasterxml.jackson.annotation.JsonAnySetter;
 import io.zeocore.internal.ContractRules;
 import tools.jackson.databind.PropertyNamingStrategies;
 import tools.jackson.databind.annotation.JsonNaming;
@@ -26,5 +27,11 @@ public record ObservationArtifact(
     if (mediaType.length() > 200) {
       throw new IllegalArgumentException("media_type must be at most 200 characters");
     }
+  }
+
+  /** Contract types are closed: a JSON property this record does not declare is refused, whatever the mapper. */
+  @JsonAnySetter
+  private void refuseUndeclaredProperty(String name, Object value) {
+    throw ContractRules.unknownProperty(ObservationArtifact.class, name);
   }
 }

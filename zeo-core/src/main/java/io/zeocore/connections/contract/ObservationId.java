@@ -1,7 +1,8 @@
 package io.zeocore.connections.contract;
 
-import io.zeocore.internal.ContractRules;
+import com.fasterxml.jackson.annotation.JsonAnySetter;
 import com.fasterxml.jackson.annotation.JsonCreator;
+import io.zeocore.internal.ContractRules;
 
 /**
  * Identifies one durable read ({@link ObservationRecord}).
@@ -22,5 +23,11 @@ public record ObservationId(String value) {
   @Override
   public String toString() {
     return value;
+  }
+
+  /** Contract types are closed: a JSON property this record does not declare is refused, whatever the mapper. */
+  @JsonAnySetter
+  private void refuseUndeclaredProperty(String name, Object value) {
+    throw ContractRules.unknownProperty(ObservationId.class, name);
   }
 }

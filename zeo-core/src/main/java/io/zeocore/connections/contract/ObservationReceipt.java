@@ -1,5 +1,6 @@
 package io.zeocore.connections.contract;
 
+import com.fasterxml.jackson.annotation.JsonAnySetter;
 import io.zeocore.internal.ContractRules;
 import io.zeocore.internal.JsonValues;
 import java.time.Instant;
@@ -72,5 +73,11 @@ public record ObservationReceipt(
       }
       default -> throw new AssertionError(finalState);
     }
+  }
+
+  /** Contract types are closed: a JSON property this record does not declare is refused, whatever the mapper. */
+  @JsonAnySetter
+  private void refuseUndeclaredProperty(String name, Object value) {
+    throw ContractRules.unknownProperty(ObservationReceipt.class, name);
   }
 }

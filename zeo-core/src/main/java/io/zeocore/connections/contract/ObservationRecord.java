@@ -1,5 +1,6 @@
 package io.zeocore.connections.contract;
 
+import com.fasterxml.jackson.annotation.JsonAnySetter;
 import io.zeocore.internal.ContractRules;
 import java.time.Instant;
 import tools.jackson.databind.PropertyNamingStrategies;
@@ -67,5 +68,11 @@ public record ObservationRecord(
     ObservationState next = receipt.finalState();
     return new ObservationRecord(observationId, organizationId, connectionId, connectorRevision, operationId,
         authorizationId, idempotencyKey, authorizationDigest, requestDigest, next, createdAt, receipt.recordedAt());
+  }
+
+  /** Contract types are closed: a JSON property this record does not declare is refused, whatever the mapper. */
+  @JsonAnySetter
+  private void refuseUndeclaredProperty(String name, Object value) {
+    throw ContractRules.unknownProperty(ObservationRecord.class, name);
   }
 }

@@ -1,7 +1,8 @@
 package io.zeocore.connections.contract;
 
-import io.zeocore.internal.ContractRules;
+import com.fasterxml.jackson.annotation.JsonAnySetter;
 import com.fasterxml.jackson.annotation.JsonCreator;
+import io.zeocore.internal.ContractRules;
 
 /**
  * The tenant an effect, observation, connection or record belongs to. It is trusted runtime context supplied by the host, never read from caller JSON: every store read is scoped by it.
@@ -22,5 +23,11 @@ public record OrganizationId(String value) {
   @Override
   public String toString() {
     return value;
+  }
+
+  /** Contract types are closed: a JSON property this record does not declare is refused, whatever the mapper. */
+  @JsonAnySetter
+  private void refuseUndeclaredProperty(String name, Object value) {
+    throw ContractRules.unknownProperty(OrganizationId.class, name);
   }
 }

@@ -1,7 +1,8 @@
 package io.zeocore.connections.contract;
 
-import io.zeocore.internal.ContractRules;
+import com.fasterxml.jackson.annotation.JsonAnySetter;
 import com.fasterxml.jackson.annotation.JsonCreator;
+import io.zeocore.internal.ContractRules;
 import tools.jackson.databind.annotation.JsonSerialize;
 
 /**
@@ -41,5 +42,11 @@ public record SecretRef(String handle) {
   @Override
   public String toString() {
     return "SecretRef[handle=" + REDACTED + "]";
+  }
+
+  /** Contract types are closed: a JSON property this record does not declare is refused, whatever the mapper. */
+  @JsonAnySetter
+  private void refuseUndeclaredProperty(String name, Object value) {
+    throw ContractRules.unknownProperty(SecretRef.class, name);
   }
 }

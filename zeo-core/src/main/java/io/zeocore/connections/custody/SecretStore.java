@@ -16,8 +16,25 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Organization-scoped custody of secret material (API keys, tokens) used by provider calls. The public operations are
- * exactly {@link #put}, {@link #resolve}, {@link #rotate}, {@link #delete} and {@link #health}; the material itself
- * is read only by {@link CustodyEffectDispatcher} and {@link CustodyEffectReconciler}, inside the custody window.
+ * the reference's {@link #put}, {@link #resolve}, {@link #rotate}, {@link #delete} and {@link #health}, plus
+ * {@link #redeem}, the one public way to read material: a lease from {@code resolve} is redeemed once, and the material
+ * exists only inside the caller's callback. {@link CustodyEffectDispatcher}, {@link CustodyEffectReconciler} and
+ * {@link CustodyObservationDispatcher} are built on it; a dispatcher ZeoCore did not write uses it directly:
+ *
+ * <pre>{@code
+ * SecretLease lease = store.resolve(connection.secretHandle(), organization);
+ * HttpResponse<byte[]> response = store.redeem(lease, organization, material -> {
+ *   char[] token = material.chars();            // zeroed when the callback returns or throws
+ *   return http.send(requestWithBearer(token), BodyHandlers.ofByteArray());
+ * });
+ * }</pre>
+ *
+ * <h2>Why an abstract class with final operations</h2>
+ * Deliberately not an interface (a deviation from the reference's protocol, recorded in DESIGN): every public operation
+ * is {@code final} and implemented here once, so that no backend can skip the organization scope check, issue a lease
+ * that is not one-shot, let a lease outlive its expiry, hand material out of the custody window or let a backend or
+ * provider exception (and the text it carries) escape. A backend supplies only the storage hooks below, which receive
+ * handles that were already scope-checked.
  *
  * <h2>Handles and scope</h2>
  * {@code put} mints a {@link SecretRef} {@code zc0-ks:<organization>:<uuid4>} (random, never derived from material).
@@ -244,10 +261,55 @@ public abstract class SecretStore {
 
   // ---------------------------------------------------------------- custody window
 
-  /** What runs inside the custody window. */
+  /**
+   * What runs inside the custody window: the only code that ever sees the material. {@code material} is readable only
+   * until {@link #call} returns or throws; keep neither the arrays nor anything derived from them (a header string, a
+   * copy) beyond the call.
+   *
+   * @param <R> the result handed back to the redeemer
+   */
   @FunctionalInterface
-  interface CustodyCall<R> {
+  public interface CustodyCall<R> {
+
+    /**
+     * Uses the secret, typically for exactly one provider call. Any exception thrown here becomes
+     * {@link CustodyErrorCode#CUSTODY_PROVIDER_FAILED} without cause or text.
+     */
     R call(SecretMaterial material) throws Exception;
+  }
+
+  /**
+   * Redeems {@code lease} once and runs {@code call} with the secret material: the public, scoped, one-shot custody
+   * window, for dispatchers, reconcilers and observation adapters that ZeoCore did not write.
+   *
+   * <p>In this order: checks that the lease's ref belongs to {@code organization} (before any backend access);
+   * consumes the lease, whatever happens next, so a lease is spent even when a later check, the backend or the callback
+   * fails; checks that the lease was issued by this store for this ref and organization and has not expired
+   * ({@code now < expiresAt}); reads the material from the backend (so a {@link #rotate} made after the lease was
+   * issued is what the callback sees); runs {@code call}; zeroes the material and every view handed out when the call
+   * returns or throws. The material therefore exists only inside the callback.
+   *
+   * <p>Whatever the callback throws (a checked or runtime exception, an error) becomes a {@link CustodyException}
+   * {@link CustodyErrorCode#CUSTODY_PROVIDER_FAILED} with no cause and no suppressed exception, so that no provider
+   * text, and no material a provider might have echoed, travels up the stack; only the exception's class name is
+   * logged. An interrupt is restored on the current thread. A result that is a {@link CharSequence} repeating the
+   * material (8 bytes or longer) is refused with {@link CustodyErrorCode#CUSTODY_INVALID_RESULT}; any other result,
+   * {@code null} included, is returned as is, and keeping material out of it is the callback's duty.
+   *
+   * @return what {@code call} returned
+   * @throws CustodyException {@code CUSTODY_SCOPE_MISMATCH}, {@code CUSTODY_LEASE_UNKNOWN} (never issued here, already
+   *     redeemed, or evicted after expiry), {@code CUSTODY_LEASE_BINDING_MISMATCH}, {@code CUSTODY_LEASE_EXPIRED},
+   *     {@code CUSTODY_NOT_FOUND} (deleted since), {@code CUSTODY_EMPTY_MATERIAL}, {@code CUSTODY_BACKEND_FAILURE}:
+   *     raised before the callback, {@link CustodyException#providerCalled()} is {@code false};
+   *     {@code CUSTODY_PROVIDER_FAILED}, {@code CUSTODY_INVALID_RESULT}: raised after it was entered
+   * @throws IllegalArgumentException when an argument is {@code null}
+   */
+  public final <R> R redeem(SecretLease lease, OrganizationId organization, CustodyCall<R> call) {
+    if (call == null) {
+      throw new IllegalArgumentException("call is required");
+    }
+    return redeem(lease, organization, call, false,
+        result -> result instanceof CharSequence text ? List.of(text.toString()) : List.of());
   }
 
   /**
@@ -255,6 +317,11 @@ public abstract class SecretStore {
    * call's result must be non-null and none of {@code resultTexts(result)} may contain the material.
    */
   final <R> R redeem(SecretLease lease, OrganizationId organization, CustodyCall<R> call,
+      Function<R, List<String>> resultTexts) {
+    return redeem(lease, organization, call, true, resultTexts);
+  }
+
+  private <R> R redeem(SecretLease lease, OrganizationId organization, CustodyCall<R> call, boolean resultRequired,
       Function<R, List<String>> resultTexts) {
     if (lease == null) {
       throw new IllegalArgumentException("lease is required");
@@ -290,6 +357,9 @@ public abstract class SecretStore {
         throw new CustodyException(CustodyErrorCode.CUSTODY_PROVIDER_FAILED);
       }
       if (result == null) {
+        if (!resultRequired) {
+          return null;
+        }
         LOG.warn("Provider callback returned no result inside custody ({})", CustodyErrorCode.CUSTODY_INVALID_RESULT);
         throw new CustodyException(CustodyErrorCode.CUSTODY_INVALID_RESULT);
       }

@@ -7,9 +7,14 @@
  *       access; one-shot expiring {@link io.zeocore.connections.custody.SecretLease}s (default 300 s).
  *   <li>{@link io.zeocore.connections.custody.KeyStoreSecretStore}: a PKCS#12 file ({@code 0600}, written atomically);
  *       {@link io.zeocore.connections.custody.InMemorySecretStore} for tests and samples.
- *   <li>{@link io.zeocore.connections.custody.CustodyEffectDispatcher} and
- *       {@link io.zeocore.connections.custody.CustodyEffectReconciler}: resolve a lease, read the material once, hand
- *       it to a provider callback as {@link io.zeocore.connections.custody.SecretMaterial}, zero it afterwards.
+ *   <li>{@link io.zeocore.connections.custody.SecretStore#redeem}: the public, scoped, one-shot custody window for
+ *       dispatchers ZeoCore did not write: a lease is redeemed once (and spent even when the callback throws), the
+ *       material exists only inside the callback as {@link io.zeocore.connections.custody.SecretMaterial} and is
+ *       zeroed after it; whatever the callback throws becomes {@code CUSTODY_PROVIDER_FAILED} without cause.
+ *   <li>{@link io.zeocore.connections.custody.CustodyEffectDispatcher},
+ *       {@link io.zeocore.connections.custody.CustodyEffectReconciler} and
+ *       {@link io.zeocore.connections.custody.CustodyObservationDispatcher}: resolve a lease, read the material once,
+ *       hand it to a provider callback, zero it afterwards; effects and reads alike.
  *   <li>{@link io.zeocore.connections.custody.CustodyException}: every failure, with a
  *       {@link io.zeocore.connections.custody.CustodyErrorCode}, a fixed message and no cause; the dispatcher reports
  *       failures before the provider call as {@link io.zeocore.connections.effect.DispatchNotStartedException} (the effect

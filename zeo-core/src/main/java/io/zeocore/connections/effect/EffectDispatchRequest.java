@@ -1,5 +1,7 @@
 package io.zeocore.connections.effect;
 
+import com.fasterxml.jackson.annotation.JsonAnySetter;
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import io.zeocore.connections.contract.BusinessOperation;
 import io.zeocore.connections.contract.Connection;
 import io.zeocore.connections.contract.ConnectorRevision;
@@ -8,7 +10,6 @@ import io.zeocore.connections.contract.IdempotencyKey;
 import io.zeocore.connections.contract.OperationId;
 import io.zeocore.connections.contract.OrganizationId;
 import io.zeocore.internal.ContractRules;
-import com.fasterxml.jackson.annotation.JsonIgnore;
 import java.util.Arrays;
 import java.util.Objects;
 
@@ -85,5 +86,11 @@ public record EffectDispatchRequest(
         + ", connectorRevision=" + connectorRevision.revisionId() + ", operationId=" + operationId
         + ", executionId=" + executionId + ", idempotencyKey=" + idempotencyKey + ", requestDigest=" + requestDigest
         + ", requestBody=<" + requestBody.length + " bytes>]";
+  }
+
+  /** Contract types are closed: a JSON property this record does not declare is refused, whatever the mapper. */
+  @JsonAnySetter
+  private void refuseUndeclaredProperty(String name, Object value) {
+    throw ContractRules.unknownProperty(EffectDispatchRequest.class, name);
   }
 }

@@ -1,5 +1,6 @@
 package io.zeocore.connections.effect;
 
+import com.fasterxml.jackson.annotation.JsonAnySetter;
 import io.zeocore.connections.contract.NormalizedError;
 import io.zeocore.internal.ContractRules;
 import tools.jackson.databind.PropertyNamingStrategies;
@@ -47,5 +48,11 @@ public record EffectDispatchResult(
   /** The provider proved that no effect happened. */
   public static EffectDispatchResult failedSafe(NormalizedError error) {
     return new EffectDispatchResult(DispatchDisposition.FAILED_SAFE, null, error);
+  }
+
+  /** Contract types are closed: a JSON property this record does not declare is refused, whatever the mapper. */
+  @JsonAnySetter
+  private void refuseUndeclaredProperty(String name, Object value) {
+    throw ContractRules.unknownProperty(EffectDispatchResult.class, name);
   }
 }

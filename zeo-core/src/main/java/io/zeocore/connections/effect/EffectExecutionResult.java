@@ -1,5 +1,6 @@
 package io.zeocore.connections.effect;
 
+import com.fasterxml.jackson.annotation.JsonAnySetter;
 import io.zeocore.connections.contract.AuthorizationRefusalReason;
 import io.zeocore.connections.contract.EffectState;
 import io.zeocore.connections.contract.ExecutionId;
@@ -28,5 +29,11 @@ public record EffectExecutionResult(
     if (executionId == null && refusalReason == null) {
       throw new IllegalArgumentException("execution_id is required unless the result is a refusal");
     }
+  }
+
+  /** Contract types are closed: a JSON property this record does not declare is refused, whatever the mapper. */
+  @JsonAnySetter
+  private void refuseUndeclaredProperty(String name, Object value) {
+    throw ContractRules.unknownProperty(EffectExecutionResult.class, name);
   }
 }

@@ -1,5 +1,7 @@
 package io.zeocore.connections.effect;
 
+import com.fasterxml.jackson.annotation.JsonAnySetter;
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import io.zeocore.connections.contract.Connection;
 import io.zeocore.connections.contract.ConnectorRevision;
 import io.zeocore.connections.contract.ExecutionId;
@@ -7,7 +9,6 @@ import io.zeocore.connections.contract.IdempotencyKey;
 import io.zeocore.connections.contract.OperationId;
 import io.zeocore.connections.contract.OrganizationId;
 import io.zeocore.internal.ContractRules;
-import com.fasterxml.jackson.annotation.JsonIgnore;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.Objects;
@@ -96,5 +97,11 @@ public record EffectReconciliationRequest(
         + operationId + ", executionId=" + executionId + ", idempotencyKey=" + idempotencyKey + ", requestDigest="
         + requestDigest + ", dispatchStartedAt=" + dispatchStartedAt + ", requestBody="
         + (requestBody == null ? "<unknown>" : "<" + requestBody.length + " bytes>") + "]";
+  }
+
+  /** Contract types are closed: a JSON property this record does not declare is refused, whatever the mapper. */
+  @JsonAnySetter
+  private void refuseUndeclaredProperty(String name, Object value) {
+    throw ContractRules.unknownProperty(EffectReconciliationRequest.class, name);
   }
 }

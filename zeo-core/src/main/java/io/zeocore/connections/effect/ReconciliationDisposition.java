@@ -1,5 +1,9 @@
 package io.zeocore.connections.effect;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonValue;
+import io.zeocore.internal.ContractRules;
+
 /**
  * What an {@link EffectReconciler} established about an ambiguous effect; {@link #UNRESOLVED} leaves the
  * execution {@code AMBIGUOUS}.
@@ -8,4 +12,24 @@ public enum ReconciliationDisposition {
   CONFIRMED,
   FAILED_SAFE,
   UNRESOLVED;
+
+  /**
+   * The wire value: exactly the constant's name (e.g. {@code CONFIRMED}).
+   * Annotated so that every JSON mapper, not only {@link ContractJson}, writes it whatever its enum features
+   * (lowercase, {@code toString}, index).
+   */
+  @JsonValue
+  public String wireValue() {
+    return name();
+  }
+
+  /**
+   * The constant whose wire value is exactly {@code value} (case-sensitive, no trimming); what every JSON mapper reads.
+   *
+   * @throws IllegalArgumentException naming the accepted values when {@code value} is none of them
+   */
+  @JsonCreator(mode = JsonCreator.Mode.DELEGATING)
+  public static ReconciliationDisposition fromWireValue(String value) {
+    return ContractRules.wireConstant(ReconciliationDisposition.class, value);
+  }
 }

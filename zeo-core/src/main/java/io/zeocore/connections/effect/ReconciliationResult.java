@@ -1,5 +1,6 @@
 package io.zeocore.connections.effect;
 
+import com.fasterxml.jackson.annotation.JsonAnySetter;
 import io.zeocore.connections.contract.NormalizedError;
 import io.zeocore.internal.ContractRules;
 import tools.jackson.databind.PropertyNamingStrategies;
@@ -64,5 +65,11 @@ public record ReconciliationResult(
 
   public static ReconciliationResult unresolved(String evidenceDigest) {
     return new ReconciliationResult(ReconciliationDisposition.UNRESOLVED, evidenceDigest, null, null);
+  }
+
+  /** Contract types are closed: a JSON property this record does not declare is refused, whatever the mapper. */
+  @JsonAnySetter
+  private void refuseUndeclaredProperty(String name, Object value) {
+    throw ContractRules.unknownProperty(ReconciliationResult.class, name);
   }
 }

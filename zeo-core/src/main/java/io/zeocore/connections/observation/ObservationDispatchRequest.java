@@ -1,12 +1,13 @@
 package io.zeocore.connections.observation;
 
+import com.fasterxml.jackson.annotation.JsonAnySetter;
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import io.zeocore.connections.contract.Connection;
 import io.zeocore.connections.contract.ConnectorRevision;
 import io.zeocore.connections.contract.ObservationId;
 import io.zeocore.connections.contract.OperationId;
 import io.zeocore.connections.contract.OrganizationId;
 import io.zeocore.internal.ContractRules;
-import com.fasterxml.jackson.annotation.JsonIgnore;
 import java.util.Arrays;
 import java.util.Objects;
 
@@ -72,5 +73,11 @@ public record ObservationDispatchRequest(
         + connection.connectionId() + ", connectorRevision=" + connectorRevision.revisionId() + ", operationId="
         + operationId + ", observationId=" + observationId + ", requestDigest=" + requestDigest + ", requestBody=<"
         + requestBody.length + " bytes>]";
+  }
+
+  /** Contract types are closed: a JSON property this record does not declare is refused, whatever the mapper. */
+  @JsonAnySetter
+  private void refuseUndeclaredProperty(String name, Object value) {
+    throw ContractRules.unknownProperty(ObservationDispatchRequest.class, name);
   }
 }

@@ -1,5 +1,6 @@
 package io.zeocore.connections.observation;
 
+import com.fasterxml.jackson.annotation.JsonAnySetter;
 import io.zeocore.connections.contract.NormalizedError;
 import io.zeocore.connections.contract.ObservationArtifact;
 import io.zeocore.internal.ContractRules;
@@ -56,5 +57,11 @@ public record ObservationDispatchResult(
 
   public static ObservationDispatchResult failedSafe(NormalizedError error) {
     return new ObservationDispatchResult(ObservationDisposition.FAILED_SAFE, null, null, error);
+  }
+
+  /** Contract types are closed: a JSON property this record does not declare is refused, whatever the mapper. */
+  @JsonAnySetter
+  private void refuseUndeclaredProperty(String name, Object value) {
+    throw ContractRules.unknownProperty(ObservationDispatchResult.class, name);
   }
 }

@@ -1,5 +1,6 @@
 package io.zeocore.connections.observation;
 
+import com.fasterxml.jackson.annotation.JsonAnySetter;
 import io.zeocore.connections.contract.AuthorizationRefusalReason;
 import io.zeocore.connections.contract.ObservationId;
 import io.zeocore.connections.contract.ObservationReceipt;
@@ -38,5 +39,11 @@ public record ObservationExecutionResult(
 
   public static ObservationExecutionResult refused(AuthorizationRefusalReason reason) {
     return new ObservationExecutionResult(null, null, null, ContractRules.required(reason, "refusal_reason"));
+  }
+
+  /** Contract types are closed: a JSON property this record does not declare is refused, whatever the mapper. */
+  @JsonAnySetter
+  private void refuseUndeclaredProperty(String name, Object value) {
+    throw ContractRules.unknownProperty(ObservationExecutionResult.class, name);
   }
 }

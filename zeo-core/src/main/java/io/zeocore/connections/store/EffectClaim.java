@@ -1,5 +1,6 @@
 package io.zeocore.connections.store;
 
+import com.fasterxml.jackson.annotation.JsonAnySetter;
 import io.zeocore.connections.contract.EffectExecution;
 import io.zeocore.internal.ContractRules;
 
@@ -14,5 +15,11 @@ public record EffectClaim(EffectExecution execution, boolean claimed) {
 
   public EffectClaim {
     ContractRules.required(execution, "execution");
+  }
+
+  /** Contract types are closed: a JSON property this record does not declare is refused, whatever the mapper. */
+  @JsonAnySetter
+  private void refuseUndeclaredProperty(String name, Object value) {
+    throw ContractRules.unknownProperty(EffectClaim.class, name);
   }
 }

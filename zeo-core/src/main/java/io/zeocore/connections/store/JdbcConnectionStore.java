@@ -1,5 +1,6 @@
 package io.zeocore.connections.store;
 
+import io.zeocore.connections.contract.AuthorizationId;
 import io.zeocore.connections.contract.ConfirmationEvidence;
 import io.zeocore.connections.contract.ConfirmationEvidenceRef;
 import io.zeocore.connections.contract.Connection;
@@ -8,9 +9,9 @@ import io.zeocore.connections.contract.ConnectorRevision;
 import io.zeocore.connections.contract.ConnectorRevisionId;
 import io.zeocore.connections.contract.ContractJson;
 import io.zeocore.connections.contract.EffectExecution;
-import io.zeocore.connections.contract.ExecutionId;
 import io.zeocore.connections.contract.EffectReceipt;
 import io.zeocore.connections.contract.EffectState;
+import io.zeocore.connections.contract.ExecutionId;
 import io.zeocore.connections.contract.IdempotencyKey;
 import io.zeocore.connections.contract.NormalizedError;
 import io.zeocore.connections.contract.NormalizedErrorCode;
@@ -22,7 +23,6 @@ import io.zeocore.connections.contract.ObservationRecord;
 import io.zeocore.connections.contract.ObservationState;
 import io.zeocore.connections.contract.OperationId;
 import io.zeocore.connections.contract.OrganizationId;
-import io.zeocore.connections.contract.AuthorizationId;
 import java.nio.file.Path;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -728,7 +728,7 @@ public final class JdbcConnectionStore implements EffectRecoveryStore, Observati
       }
     }
     EffectState expected = expectedPriorState(receipt);
-    write("committing the outcome failed", s -> {
+    writeOutcome(s -> {
       if (evidence != null) {
         insertEvidence(s, evidence);
       }
@@ -1025,6 +1025,22 @@ public final class JdbcConnectionStore implements EffectRecoveryStore, Observati
       return database.read(work);
     } catch (SQLException e) {
       throw StoreFailures.translate(e, failure);
+    }
+  }
+
+  /**
+   * Runs {@link #commitOutcome}'s transaction. Any uniqueness clash (a receipt at the same {@code recordedAt}, evidence
+   * already recorded, ...) rolls the whole outcome back and reads, as in the reference, "outcome record conflicts with
+   * history".
+   */
+  private void writeOutcome(SqlWork<Void> work) {
+    try {
+      database.write(work);
+    } catch (SQLException e) {
+      if (StoreFailures.isConflict(e)) {
+        throw new ConnectionStoreException("outcome record conflicts with history", e);
+      }
+      throw StoreFailures.translate(e, "committing the outcome failed");
     }
   }
 

@@ -1,5 +1,6 @@
 package io.zeocore.connections.store;
 
+import com.fasterxml.jackson.annotation.JsonAnySetter;
 import io.zeocore.connections.contract.ObservationRecord;
 import io.zeocore.internal.ContractRules;
 
@@ -13,5 +14,11 @@ public record ObservationClaim(ObservationRecord observation, boolean claimed) {
 
   public ObservationClaim {
     ContractRules.required(observation, "observation");
+  }
+
+  /** Contract types are closed: a JSON property this record does not declare is refused, whatever the mapper. */
+  @JsonAnySetter
+  private void refuseUndeclaredProperty(String name, Object value) {
+    throw ContractRules.unknownProperty(ObservationClaim.class, name);
   }
 }

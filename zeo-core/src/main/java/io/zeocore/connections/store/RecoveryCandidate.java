@@ -1,7 +1,9 @@
 package io.zeocore.connections.store;
 
+import com.fasterxml.jackson.annotation.JsonAnySetter;
 import io.zeocore.connections.contract.EffectExecution;
 import io.zeocore.connections.effect.EffectRecovery;
+import io.zeocore.internal.ContractRules;
 import java.time.Instant;
 
 /**
@@ -21,5 +23,11 @@ public record RecoveryCandidate(EffectExecution execution, int reconciliationAtt
     if (reconciliationAttempts < 0) {
       throw new IllegalArgumentException("reconciliation_attempts must not be negative");
     }
+  }
+
+  /** Contract types are closed: a JSON property this record does not declare is refused, whatever the mapper. */
+  @JsonAnySetter
+  private void refuseUndeclaredProperty(String name, Object value) {
+    throw ContractRules.unknownProperty(RecoveryCandidate.class, name);
   }
 }

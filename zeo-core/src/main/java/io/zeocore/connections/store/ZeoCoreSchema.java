@@ -2,6 +2,7 @@ package io.zeocore.connections.store;
 
 import java.sql.SQLException;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Optional;
 import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
@@ -9,6 +10,7 @@ import org.flywaydb.core.api.FlywayException;
 import org.flywaydb.core.api.MigrationInfo;
 import org.flywaydb.core.api.MigrationInfoService;
 import org.flywaydb.core.api.MigrationState;
+import org.flywaydb.core.api.MigrationVersion;
 import org.flywaydb.core.api.configuration.FluentConfiguration;
 import org.flywaydb.core.api.output.MigrateResult;
 
@@ -33,12 +35,24 @@ import org.flywaydb.core.api.output.MigrateResult;
  * transition table; the idempotency identity (among non-refused executions) and the (organization, nonce) pair are
  * unique.
  *
- * <p>A database migrated by a newer ZeoCore (an applied version this build does not know) is refused.
+ * <p>A database migrated by a newer ZeoCore (a version in {@value #HISTORY_TABLE} above {@link #LATEST_VERSION},
+ * applied or failed) is refused with {@link ConnectionStoreException} "database schema is newer than this ZeoCore build"
+ * <em>before</em> anything touches the schema: the history table is read with plain SQL first, and Flyway (which would
+ * create a schema, baseline, validate or apply an older missing migration) is only started when no newer version is
+ * recorded. The same check runs again after migrating, for a newer build that migrated in between.
  */
 public final class ZeoCoreSchema {
 
   /** The Flyway history table of ZeoCore's own migrations. */
   public static final String HISTORY_TABLE = "zeocore_schema_history";
+
+  /**
+   * The highest schema version this build ships ({@code V2__observations.sql} in both dialects' locations). A test
+   * keeps it equal to the highest migration on the class path.
+   */
+  public static final String LATEST_VERSION = "2";
+
+  private static final String NEWER_SCHEMA = "database schema is newer than this ZeoCore build";
 
   private static final String FLYWAY_POSTGRESQL_PLUGIN = "org.flywaydb.database.postgresql.PostgreSQLDatabaseType";
 
@@ -71,7 +85,9 @@ public final class ZeoCoreSchema {
    *     {@code null} for {@value Dialect#POSTGRESQL_SCHEMA}. 1 to 63 lower-case letters, digits and underscores,
    *     starting with a letter or underscore and not with {@code pg_}. Must be {@code null} on SQLite.
    * @throws IllegalArgumentException if the schema name is invalid or given for SQLite
-   * @throws IllegalStateException if migration fails or the database holds a newer ZeoCore schema
+   * @throws ConnectionStoreException "database schema is newer than this ZeoCore build" when {@value #HISTORY_TABLE}
+   *     records a version above {@link #LATEST_VERSION}; nothing was changed in the database
+   * @throws IllegalStateException if migration fails or the database cannot be reached
    */
   public static Migration migrate(DataSource dataSource, Dialect dialect, String schema) {
     if (dataSource == null || dialect == null) {
@@ -79,6 +95,7 @@ public final class ZeoCoreSchema {
     }
     Tables tables = Tables.of(dialect, schema);
     requireFlywaySupport(dialect);
+    refuseNewerSchema(dataSource, tables);
     Flyway flyway = flyway(dataSource, tables);
     MigrateResult result;
     try {
@@ -169,12 +186,54 @@ public final class ZeoCoreSchema {
     return configuration.load();
   }
 
+  /**
+   * Reads every version recorded in {@value #HISTORY_TABLE} (when it exists) with plain SQL, before Flyway starts, and
+   * refuses a database that records one above {@link #LATEST_VERSION}. Reads only: no table, schema or row is created.
+   */
+  private static void refuseNewerSchema(DataSource dataSource, Tables tables) {
+    List<String> versions;
+    try {
+      versions = new DataSourceDatabase(dataSource, tables.dialect()).read(recordedVersions(tables));
+    } catch (SQLException e) {
+      throw new IllegalStateException("reading ZeoCore's schema history failed: " + e.getMessage(), e);
+    }
+    MigrationVersion latest = MigrationVersion.fromVersion(LATEST_VERSION);
+    for (String version : versions) {
+      if (isNewer(version, latest)) {
+        throw new ConnectionStoreException(NEWER_SCHEMA);
+      }
+    }
+  }
+
+  private static boolean isNewer(String version, MigrationVersion latest) {
+    try {
+      return MigrationVersion.fromVersion(version).compareTo(latest) > 0;
+    } catch (RuntimeException e) {
+      return true; // a version this build cannot even parse was written by another build
+    }
+  }
+
+  /** Every non-null version of {@value #HISTORY_TABLE}, applied or failed; empty when the table does not exist. */
+  private static SqlWork<List<String>> recordedVersions(Tables tables) {
+    return session -> {
+      boolean migrated = tables.dialect() == Dialect.SQLITE
+          ? session.exists("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", HISTORY_TABLE)
+          : session.exists("SELECT 1 FROM pg_catalog.pg_tables WHERE schemaname = ? AND tablename = ?",
+              tables.schema(), HISTORY_TABLE);
+      if (!migrated) {
+        return List.of();
+      }
+      return session.list("SELECT version FROM " + tables.qualify(HISTORY_TABLE) + " WHERE version IS NOT NULL",
+          row -> row.getString(1));
+    };
+  }
+
   private static void refuseNewerSchema(MigrationInfoService info) {
     boolean newer = Arrays.stream(info.applied())
         .map(MigrationInfo::getState)
         .anyMatch(state -> state == MigrationState.FUTURE_SUCCESS || state == MigrationState.FUTURE_FAILED);
     if (newer) {
-      throw new IllegalStateException("database schema is newer than this ZeoCore build");
+      throw new ConnectionStoreException(NEWER_SCHEMA);
     }
   }
 

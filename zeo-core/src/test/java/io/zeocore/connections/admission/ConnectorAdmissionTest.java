@@ -5,12 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.zeocore.connections.contract.EffectKind;
 import io.zeocore.connections.contract.BusinessOperation;
 import io.zeocore.connections.contract.Connection;
 import io.zeocore.connections.contract.ConnectorId;
 import io.zeocore.connections.contract.ConnectorRevision;
 import io.zeocore.connections.contract.ConnectorRevisionId;
+import io.zeocore.connections.contract.EffectKind;
 import io.zeocore.connections.contract.IdempotencyMode;
 import io.zeocore.connections.contract.OperationId;
 import io.zeocore.connections.contract.RiskClass;
@@ -125,6 +125,26 @@ class ConnectorAdmissionTest {
         "https://printer.local", "https://printer.local.", "https://vault.internal", "https://metadata.google.internal"})
     void rule4RefusesLocalNames(String origin) {
       refusesOrigin(origin, AdmissionCode.ORIGIN_LOCAL, "must not be local");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"https://foo.home.arpa", "https://foo.lan", "https://nas.localdomain", "https://svc.test",
+        "https://x.invalid", "https://www.example", "https://abcdefghijklmnop.onion", "https://hr.intranet",
+        "https://git.corp", "https://vault.private", "https://router.home", "https://exchange.mail", "https://x.alt",
+        "https://1.0.0.10.in-addr.arpa", "https://ipv4only.arpa", "https://FOO.Home.Arpa.", "https://home.arpa",
+        "https://lan", "https://intranet", "https://printer"})
+    void rule4RefusesSpecialUseAndLocalOnlyNames(String origin) {
+      refusesOrigin(origin, AdmissionCode.ORIGIN_LOCAL, "must not be local");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"https://example.com", "https://example.org", "https://api.stripe.com",
+        "https://lan.example.com", "https://corp.example.net", "https://testing.dev", "https://home.depot.com",
+        "https://mail.google.com", "https://api.localhostx.com", "https://arpa.example.com"})
+    void rule4AdmitsPublicNamesThatOnlyContainALocalWord(String origin) {
+      assertThatCode(
+          () -> ConnectorAdmission.validateConnectorRevision(revision(List.of(ORIGIN, origin), false, new Op())))
+          .as(origin).doesNotThrowAnyException();
     }
 
     @ParameterizedTest

@@ -4,6 +4,7 @@ import static io.zeocore.connections.contract.ContractFixtures.authorization;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.zeocore.connections.contract.AuthorizationRefusalReason;
 import io.zeocore.connections.contract.EffectAuthorization;
 import io.zeocore.connections.contract.IdempotencyKey;
 import java.security.KeyPair;
@@ -12,6 +13,7 @@ import java.security.PublicKey;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -35,11 +37,34 @@ class Ed25519SignatureVerifierTest {
   }
 
   @Test
-  void acceptsThePaddedFormOfTheSameSignature() {
+  void refusesPaddedSignature() {
     EffectAuthorization signed = SIGNER.sign(authorization());
+    ExactAuthorizationVerifier exact = new ExactAuthorizationVerifier(VERIFIER, "zeocore", Set.of("zeo-go"));
 
-    assertThat(VERIFIER.verifySignature(signed.withSignature(signed.signature() + "=="))).isTrue();
-    assertThat(VERIFIER.verifySignature(signed.withSignature(signed.signature() + "="))).isFalse();
+    for (String padded : List.of(signed.signature() + "==", signed.signature() + "=",
+        Base64.getUrlEncoder().encodeToString(Base64.getUrlDecoder().decode(signed.signature())))) {
+      EffectAuthorization paddedForm = signed.withSignature(padded);
+      assertThat(VERIFIER.verifySignature(paddedForm)).as(padded).isFalse();
+      assertThat(exact.verify(paddedForm, paddedForm.organizationId(), paddedForm.connectionId(),
+          paddedForm.connectorRevision(), paddedForm.operationId(), paddedForm.argumentDigest(),
+          paddedForm.issuedAt(), (organization, nonce) -> false).refusalReason())
+          .as(padded).isEqualTo(AuthorizationRefusalReason.SIGNATURE_UNVERIFIABLE);
+    }
+    assertThat(exact.verify(signed, signed.organizationId(), signed.connectionId(), signed.connectorRevision(),
+        signed.operationId(), signed.argumentDigest(), signed.issuedAt(), (organization, nonce) -> false)
+        .authorized()).isTrue();
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {" ", "\n", "\t"})
+  void refusesASignatureWithSurroundingOrEmbeddedWhitespace(String whitespace) {
+    EffectAuthorization signed = SIGNER.sign(authorization());
+    String sig = signed.signature();
+
+    assertThat(VERIFIER.verifySignature(signed.withSignature(sig + whitespace))).isFalse();
+    assertThat(VERIFIER.verifySignature(signed.withSignature(whitespace + sig))).isFalse();
+    assertThat(VERIFIER.verifySignature(signed.withSignature(sig.substring(0, 40) + whitespace + sig.substring(40))))
+        .isFalse();
   }
 
   @Test

@@ -8,10 +8,6 @@ import io.zeocore.connections.effect.ReconciliationDisposition;
 import io.zeocore.connections.effect.ReconciliationResult;
 import io.zeocore.connections.observation.ObservationDispatchRequest;
 import io.zeocore.connections.observation.ObservationDisposition;
-import static io.zeocore.connections.contract.ContractFixtures.*;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -20,6 +16,9 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
+import static io.zeocore.connections.contract.ContractFixtures.*;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class ContractValidationTest {
 
@@ -396,7 +395,7 @@ class ContractValidationTest {
       assertThatThrownBy(() -> new AuthorizationVerdict(true, ORG, CONNECTION, REVISION, CREATE_REFUND, null, "d", T,
           null)).hasMessageContaining("must restate every checked");
       assertThatThrownBy(() -> new AuthorizationVerdict(false, null, null, null, null, null, null, T, null))
-          .hasMessageContaining("must carry a refusal_reason");
+          .hasMessageContaining("must carry a non-null refusal_reason");
       assertThat(AuthorizationVerdict.refused(AuthorizationRefusalReason.EXPIRED, T))
           .hasToString("AuthorizationVerdict[authorized=false, refusalReason=EXPIRED]");
       assertThat(AuthorizationVerdict.authorized(ORG, CONNECTION, REVISION, CREATE_REFUND, AUTHORIZATION, "d", T))

@@ -17,13 +17,13 @@ import io.zeocore.connections.contract.ConfirmationEvidence;
 import io.zeocore.connections.contract.ConfirmationEvidenceRef;
 import io.zeocore.connections.contract.Connection;
 import io.zeocore.connections.contract.ConnectionStatus;
-import io.zeocore.connections.contract.ContractFixtures;
 import io.zeocore.connections.contract.ConnectorRevision;
+import io.zeocore.connections.contract.ContractFixtures;
 import io.zeocore.connections.contract.Digests;
 import io.zeocore.connections.contract.EffectExecution;
-import io.zeocore.connections.contract.ExecutionId;
 import io.zeocore.connections.contract.EffectReceipt;
 import io.zeocore.connections.contract.EffectState;
+import io.zeocore.connections.contract.ExecutionId;
 import io.zeocore.connections.contract.IdempotencyKey;
 import io.zeocore.connections.contract.NormalizedError;
 import io.zeocore.connections.contract.NormalizedErrorCode;
@@ -287,6 +287,37 @@ abstract class AbstractJdbcConnectionStoreTest {
     assertThatThrownBy(() -> store.saveReceipt(ORG, attempt)).hasMessage("receipt timestamp already exists");
     assertThat(store.getReceiptsForExecution(ORG, EXECUTION)).hasSize(2).last().isEqualTo(attempt);
     assertThat(store.getExecutionHistory(ORG, EXECUTION)).hasSize(5);
+  }
+
+  @Test
+  void anOutcomeWhoseReceiptClashesWithHistoryConflictsAndRollsBackEntirely() {
+    List<EffectExecution> claimed = toDispatchStarted(EXECUTION, KEY);
+    store.claimExecution(ORG, "nonce-1", claimed);
+    EffectExecution started = last(claimed);
+    Instant ambiguousAt = started.updatedAt().plus(1, ChronoUnit.MICROS);
+    EffectExecution ambiguous = started.transitionTo(EffectState.AMBIGUOUS, ambiguousAt);
+    store.commitOutcome(ORG, ambiguous, ambiguityReceipt(ambiguousAt, started.updatedAt()));
+    Instant attemptAt = ambiguousAt.plus(1, ChronoUnit.MICROS);
+    store.saveReceipt(ORG, new EffectReceipt(EXECUTION, ORG, CONNECTION, EffectState.AMBIGUOUS,
+        new NormalizedError(NormalizedErrorCode.RESULT_AMBIGUOUS, "unresolved"), attemptAt, started.updatedAt(), null,
+        null, null, null, HEX));
+    // the resolution is recorded at the very instant of the attempt receipt: it clashes with the history
+    EffectExecution succeeded = ambiguous.transitionTo(EffectState.SUCCEEDED, attemptAt);
+    ConfirmationEvidence evidence = store.newConfirmationEvidence(ORG, EXECUTION, attemptAt, HEX);
+    EffectReceipt resolving = new EffectReceipt(EXECUTION, ORG, CONNECTION, EffectState.SUCCEEDED, null,
+        attemptAt, started.updatedAt(), attemptAt, evidence.evidenceRef(), HEX, ambiguousAt, null);
+
+    assertThatThrownBy(() -> store.commitOutcome(ORG, succeeded, resolving, evidence))
+        .isInstanceOf(ConnectionStoreException.class)
+        .hasMessage("outcome record conflicts with history");
+
+    assertThat(store.getExecution(ORG, EXECUTION)).contains(ambiguous);
+    assertThat(store.getConfirmationEvidence(ORG, evidence.evidenceRef())).isEmpty();
+    assertThat(store.getEvidenceReferencesForExecution(ORG, EXECUTION)).isEmpty();
+    assertThat(store.getReceiptsForExecution(ORG, EXECUTION)).extracting(EffectReceipt::finalState)
+        .containsExactly(EffectState.AMBIGUOUS, EffectState.AMBIGUOUS);
+    assertThat(store.getExecutionHistory(ORG, EXECUTION)).extracting(EffectExecution::state)
+        .endsWith(EffectState.DISPATCH_STARTED, EffectState.AMBIGUOUS);
   }
 
   @Test

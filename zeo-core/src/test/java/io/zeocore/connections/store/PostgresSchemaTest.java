@@ -63,7 +63,42 @@ class PostgresSchemaTest {
             + " 'V99__future.sql', 0, 'test', 0, TRUE)");
       }
       assertThatThrownBy(() -> ZeoCoreSchema.migrate(dataSource, Dialect.POSTGRESQL, fresh.name()))
-          .isInstanceOf(IllegalStateException.class).hasMessageContaining("newer than this ZeoCore build");
+          .isInstanceOf(ConnectionStoreException.class).hasMessage("database schema is newer than this ZeoCore build");
+    }
+  }
+
+  @Test
+  void refusesANewerSchemaBeforeAnythingTouchesTheDatabase() throws Exception {
+    try (PostgresTestSchema newer = PostgresTestSchema.unmigrated()) {
+      DataSource dataSource = PostgresTestSchema.newDataSource();
+      try (Connection raw = newer.connect()) {
+        exec(raw, "CREATE SCHEMA " + newer.name());
+        exec(raw, "CREATE TABLE " + newer.name() + ".zeocore_schema_history (installed_rank INT PRIMARY KEY,"
+            + " version VARCHAR(50), description VARCHAR(200) NOT NULL, type VARCHAR(20) NOT NULL,"
+            + " script VARCHAR(1000) NOT NULL, checksum INT, installed_by VARCHAR(100) NOT NULL,"
+            + " installed_on TIMESTAMP NOT NULL DEFAULT now(), execution_time INT NOT NULL, success BOOLEAN NOT NULL)");
+        exec(raw, "INSERT INTO " + newer.name() + ".zeocore_schema_history (installed_rank, version, description, type,"
+            + " script, installed_by, execution_time, success) VALUES (1, '3', 'from the future', 'SQL',"
+            + " 'V3__future.sql', 'test', 0, TRUE)");
+      }
+
+      assertThatThrownBy(() -> ZeoCoreSchema.migrate(dataSource, Dialect.POSTGRESQL, newer.name()))
+          .isInstanceOf(ConnectionStoreException.class)
+          .hasMessage("database schema is newer than this ZeoCore build");
+      assertThatThrownBy(() -> JdbcConnectionStore.builder().dataSource(dataSource, Dialect.POSTGRESQL)
+          .schema(newer.name()).build())
+          .isInstanceOf(ConnectionStoreException.class)
+          .hasMessage("database schema is newer than this ZeoCore build");
+
+      try (Connection raw = newer.connect()) {
+        // no table, function or history row was added: neither V1 nor V2 ran, and Flyway never started
+        assertThat(strings(raw, "SELECT tablename FROM pg_tables WHERE schemaname = '" + newer.name() + "'"))
+            .containsExactly("zeocore_schema_history");
+        assertThat(strings(raw, "SELECT proname FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace"
+            + " WHERE n.nspname = '" + newer.name() + "'")).isEmpty();
+        assertThat(strings(raw, "SELECT version FROM " + newer.name() + ".zeocore_schema_history"))
+            .containsExactly("3");
+      }
     }
   }
 

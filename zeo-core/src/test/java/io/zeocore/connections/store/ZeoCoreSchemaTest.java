@@ -90,8 +90,54 @@ class ZeoCoreSchemaTest {
     }
     try (SqliteDatabase database = SqliteDatabase.open(file)) {
       assertThatThrownBy(() -> ZeoCoreSchema.migrate(database.migrationDataSource(), Dialect.SQLITE))
-          .isInstanceOf(IllegalStateException.class)
-          .hasMessageContaining("newer than this ZeoCore build");
+          .isInstanceOf(ConnectionStoreException.class)
+          .hasMessage("database schema is newer than this ZeoCore build");
+    }
+  }
+
+  @Test
+  void refusesANewerSchemaBeforeAnythingTouchesTheDatabase() throws Exception {
+    Path newer = temp.resolve("newer.db");
+    try (SqliteDatabase database = SqliteDatabase.open(newer)) {
+      database.database().write(s -> s.update("CREATE TABLE zeocore_schema_history (installed_rank INTEGER PRIMARY KEY,"
+          + " version TEXT, description TEXT NOT NULL, type TEXT NOT NULL, script TEXT NOT NULL, checksum INTEGER,"
+          + " installed_by TEXT NOT NULL, installed_on TEXT, execution_time INTEGER NOT NULL,"
+          + " success INTEGER NOT NULL)"));
+      database.database().write(s -> s.update("INSERT INTO zeocore_schema_history (installed_rank, version,"
+          + " description, type, script, installed_by, execution_time, success) VALUES (1, '3', 'from the future',"
+          + " 'SQL', 'V3__future.sql', 'test', 0, 1)"));
+
+      assertThatThrownBy(() -> ZeoCoreSchema.migrate(database.migrationDataSource(), Dialect.SQLITE))
+          .isInstanceOf(ConnectionStoreException.class)
+          .hasMessage("database schema is newer than this ZeoCore build");
+
+      // not one table, index, trigger or history row was added: neither V1 nor V2 nor a baseline ran
+      List<String> objects = database.database().read(s -> s.list("SELECT name FROM sqlite_master ORDER BY name",
+          row -> row.getString(1)));
+      assertThat(objects).containsExactly("zeocore_schema_history");
+      List<String> versions = database.database().read(s -> s.list("SELECT version FROM zeocore_schema_history",
+          row -> row.getString(1)));
+      assertThat(versions).containsExactly("3");
+    }
+    assertThatThrownBy(() -> JdbcConnectionStore.builder().sqliteFile(newer).build())
+        .isInstanceOf(ConnectionStoreException.class)
+        .hasMessage("database schema is newer than this ZeoCore build");
+  }
+
+  @Test
+  void latestVersionIsTheHighestMigrationThisBuildShips() throws Exception {
+    for (Dialect dialect : Dialect.values()) {
+      String location = dialect.migrationLocation().substring("classpath:".length());
+      java.net.URL url = getClass().getClassLoader().getResource(location);
+      assertThat(url).as(location).isNotNull();
+      try (java.util.stream.Stream<Path> files = java.nio.file.Files.list(Path.of(url.toURI()))) {
+        List<Integer> versions = files.map(f -> f.getFileName().toString())
+            .filter(name -> name.matches("V[0-9]+__.*\\.sql"))
+            .map(name -> Integer.parseInt(name.substring(1, name.indexOf("__")))).sorted().toList();
+        assertThat(versions).as(location).isNotEmpty();
+        assertThat(String.valueOf(versions.get(versions.size() - 1))).as(location)
+            .isEqualTo(ZeoCoreSchema.LATEST_VERSION);
+      }
     }
   }
 
