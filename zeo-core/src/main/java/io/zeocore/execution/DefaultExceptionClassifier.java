@@ -75,29 +75,12 @@ final class DefaultExceptionClassifier implements ExceptionClassifier {
     if (reader != StatusReader.NONE) {
       int status = reader.status(error);
       if (status > 0) {
-        FailureKind kind = kindOfStatus(status);
+        FailureKind kind = FailureKind.ofHttpStatus(status);
         Duration retryAfter = kind == FailureKind.RATE_LIMIT ? parseRetryAfter(reader.retryAfter(error)) : null;
         return new FailureClassification(kind, true, retryAfter);
       }
     }
     return null;
-  }
-
-  /** The status mapping of ZeoCore's LLM clients. */
-  static FailureKind kindOfStatus(int status) {
-    if (status == 429) {
-      return FailureKind.RATE_LIMIT;
-    }
-    if (status == 401 || status == 403) {
-      return FailureKind.AUTHENTICATION;
-    }
-    if (status == 408 || status == 504) {
-      return FailureKind.TIMEOUT;
-    }
-    if (status >= 500 && status <= 599) {
-      return FailureKind.TRANSIENT;
-    }
-    return FailureKind.PERMANENT;
   }
 
   /** {@code Retry-After} as delay-seconds or an HTTP date (a date in the past is zero); {@code null} otherwise. */
