@@ -7,7 +7,6 @@ import io.zeocore.connections.effect.EffectDispatcher;
 import io.zeocore.connections.contract.NormalizedErrorCode;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * An {@link EffectDispatcher} that runs a provider call inside the custody window of a {@link SecretStore}.
@@ -76,26 +75,11 @@ public final class CustodyEffectDispatcher implements EffectDispatcher {
     if (request == null) {
       throw new IllegalArgumentException("request is required");
     }
-    AtomicBoolean interrupted = new AtomicBoolean();
-    try {
-      return window.run(request.connection(), request.organizationId(), material -> {
-        try {
-          return provider.dispatch(material, request);
-        } catch (InterruptedException e) {
-          interrupted.set(true);
-          throw e;
-        }
-      }, CustodyEffectDispatcher::texts);
-    } catch (CustodyException failure) {
-      if (!failure.providerCalled()) {
-        throw notStarted(failure.code());
-      }
-      if (interrupted.get()) {
-        Thread.interrupted();
-        throw new InterruptedException("provider call interrupted inside custody");
-      }
-      throw failure;
-    }
+    return window.dispatch(request.connection(), request.organizationId(),
+        material -> provider.dispatch(material, request), CustodyEffectDispatcher::texts,
+        code -> {
+          throw notStarted(code);
+        });
   }
 
   /** The orchestrator's "nothing reached the provider" signal for a custody failure before the provider call. */

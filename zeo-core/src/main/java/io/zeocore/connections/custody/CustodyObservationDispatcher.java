@@ -9,7 +9,6 @@ import io.zeocore.connections.observation.ObservationDispatcher;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * An {@link ObservationDispatcher} that runs a read-only provider call inside the custody window of a
@@ -80,26 +79,9 @@ public final class CustodyObservationDispatcher implements ObservationDispatcher
     if (request == null) {
       throw new IllegalArgumentException("request is required");
     }
-    AtomicBoolean interrupted = new AtomicBoolean();
-    try {
-      return window.run(request.connection(), request.organizationId(), material -> {
-        try {
-          return provider.observe(material, request);
-        } catch (InterruptedException e) {
-          interrupted.set(true);
-          throw e;
-        }
-      }, CustodyObservationDispatcher::texts);
-    } catch (CustodyException failure) {
-      if (!failure.providerCalled()) {
-        return notStarted(failure.code());
-      }
-      if (interrupted.get()) {
-        Thread.interrupted();
-        throw new InterruptedException("provider call interrupted inside custody");
-      }
-      throw failure;
-    }
+    return window.dispatch(request.connection(), request.organizationId(),
+        material -> provider.observe(material, request), CustodyObservationDispatcher::texts,
+        CustodyObservationDispatcher::notStarted);
   }
 
   /** The {@code FAILED_SAFE} result of a read that custody stopped before the provider was entered. */

@@ -4,6 +4,7 @@ import io.zeocore.connections.contract.Connection;
 import io.zeocore.connections.contract.NormalizedError;
 import io.zeocore.connections.contract.OrganizationId;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 
 /**
@@ -35,6 +36,43 @@ final class CustodyWindow {
       Function<R, List<String>> resultTexts) {
     SecretLease lease = store.resolve(connection.secretHandle(), organization);
     return store.redeem(lease, organization, call, resultTexts);
+  }
+
+  /** What a dispatcher answers when custody failed before its provider was entered. */
+  @FunctionalInterface
+  interface BeforeProvider<R, X extends Exception> {
+    R answer(CustodyErrorCode code) throws X;
+  }
+
+  /**
+   * Runs a dispatcher's provider call inside a fresh custody window: {@link #run}, with the two outcomes every
+   * dispatcher treats alike. A custody failure before the provider was entered becomes {@code beforeProvider}'s
+   * answer; a provider call that was interrupted ends with {@link InterruptedException} (the interrupt flag cleared,
+   * as the exception reports it); every other failure is the {@link CustodyException}, unchanged.
+   */
+  <R, X extends Exception> R dispatch(Connection connection, OrganizationId organization,
+      SecretStore.CustodyCall<R> call, Function<R, List<String>> resultTexts, BeforeProvider<R, X> beforeProvider)
+      throws X, InterruptedException {
+    AtomicBoolean interrupted = new AtomicBoolean();
+    try {
+      return run(connection, organization, material -> {
+        try {
+          return call.call(material);
+        } catch (InterruptedException e) {
+          interrupted.set(true);
+          throw e;
+        }
+      }, resultTexts);
+    } catch (CustodyException failure) {
+      if (!failure.providerCalled()) {
+        return beforeProvider.answer(failure.code());
+      }
+      if (interrupted.get()) {
+        Thread.interrupted();
+        throw new InterruptedException("provider call interrupted inside custody");
+      }
+      throw failure;
+    }
   }
 
   /** A normalized error's message, scanned for the material like every other result text; {@code null} for none. */
