@@ -35,7 +35,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 import javax.sql.DataSource;
 import org.springframework.jdbc.datasource.DriverManagerDataSource;
@@ -90,7 +89,9 @@ import tools.jackson.core.JacksonException;
  *
  * <h2>Reads</h2>
  * Every read is organization-scoped: another organization's record reads as absent. Connector revisions are immutable
- * and cached after the first read. {@link #findRecoveryCandidates}, {@link #executionCountsByState()} and
+ * and cached after the first read (at most 1024, least recently used evicted). A connection row is read on every call
+ * (it can change), but its document is parsed again only when its stored text differs from the last parse cached for
+ * that connection (at most 1024). {@link #findRecoveryCandidates}, {@link #executionCountsByState()} and
  * {@link #info()} are the only cross-organization reads (system sweeps and health).
  *
  * <h2>What is never stored</h2>
@@ -118,13 +119,15 @@ public final class JdbcConnectionStore implements EffectRecoveryStore, Observati
       + " artifact_size_bytes, artifact_media_type, error_code, error_message, recorded_at";
   private static final String PRE_DISPATCH_STATES = "('CREATED', 'AUTHORIZATION_VERIFIED', 'PREPARED')";
   private static final int REVISION_CACHE_LIMIT = 1024;
+  private static final int CONNECTION_CACHE_LIMIT = 1024;
 
   private final StoreDatabase database;
   private final Dialect dialect;
   private final Tables tables;
   private final SqliteDatabase sqlite;
   private final Supplier<UUID> evidenceIds;
-  private final Map<String, ConnectorRevision> revisions = new ConcurrentHashMap<>();
+  private final ParsedDocuments<ConnectorRevision> revisions = new ParsedDocuments<>(REVISION_CACHE_LIMIT);
+  private final ParsedDocuments<Connection> connections = new ParsedDocuments<>(CONNECTION_CACHE_LIMIT);
 
   private final String upsertConnection;
   private final String selectConnection;
@@ -499,7 +502,11 @@ public final class JdbcConnectionStore implements EffectRecoveryStore, Observati
   public Optional<Connection> getConnection(OrganizationId organizationId, ConnectionId connectionId) {
     String document = read("reading the connection failed",
         s -> s.first(selectConnection, row -> row.getString(1), organizationId.value(), connectionId.value()));
-    return Optional.ofNullable(document).map(text -> parse(text, Connection.class, "connection"));
+    if (document == null) {
+      return Optional.empty();
+    }
+    return Optional.of(connections.parse(organizationId.value() + '\u0000' + connectionId.value(), document,
+        text -> parse(text, Connection.class, "connection")));
   }
 
   @Override
@@ -532,7 +539,7 @@ public final class JdbcConnectionStore implements EffectRecoveryStore, Observati
   public Optional<ConnectorRevision> getConnectorRevision(OrganizationId organizationId,
       ConnectorRevisionId revisionId) {
     String key = organizationId.value() + '\u0000' + revisionId.value();
-    ConnectorRevision cached = revisions.get(key);
+    ConnectorRevision cached = revisions.cached(key); // immutable once stored: no read needed
     if (cached != null) {
       return Optional.of(cached);
     }
@@ -541,12 +548,8 @@ public final class JdbcConnectionStore implements EffectRecoveryStore, Observati
     if (document == null) {
       return Optional.empty();
     }
-    ConnectorRevision revision = parse(document, ConnectorRevision.class, "connector revision");
-    if (revisions.size() >= REVISION_CACHE_LIMIT) {
-      revisions.clear();
-    }
-    revisions.put(key, revision);
-    return Optional.of(revision);
+    return Optional.of(revisions.parse(key, document,
+        text -> parse(text, ConnectorRevision.class, "connector revision")));
   }
 
   // ---------------------------------------------------------------------------------------------------------------
