@@ -400,6 +400,9 @@ public final class DurableEffects {
     }
   }
 
+  /** With {@code --only <regex>}: only the contenders whose names match (for profiling one of them). */
+  private static String only = ".*";
+
   private final String pgUrl;
   private java.sql.Connection walProbe;
 
@@ -498,6 +501,7 @@ public final class DurableEffects {
   Map<String, Totals> rounds(List<Contender> contenders, int rounds, int effectsPerBatch, PrintStream out)
       throws Exception {
     Map<String, Totals> totals = new LinkedHashMap<>();
+    contenders = contenders.stream().filter(c -> c.name.matches(only)).toList();
     for (Contender contender : contenders) {
       totals.put(contender.name, new Totals(contender.name));
       run(contender, Math.max(2, effectsPerBatch / contender.callers)); // warm-up
@@ -537,6 +541,7 @@ public final class DurableEffects {
         case "--sqlite" -> sqlite = true;
         case "--pg" -> pg = args[++i];
         case "--jvms" -> jvms = true;
+        case "--only" -> only = args[++i];
         default -> throw new IllegalArgumentException("unknown option " + args[i]);
       }
     }
@@ -574,6 +579,9 @@ public final class DurableEffects {
   private static void ratio(Map<String, Double> ratios, Map<String, Totals> all, String a, String b) {
     Totals x = all.get(a);
     Totals y = all.get(b);
+    if (x == null || y == null) {
+      return;
+    }
     double[] perRound = new double[Math.min(x.rates.size(), y.rates.size())];
     for (int i = 0; i < perRound.length; i++) {
       perRound[i] = x.rates.get(i) / y.rates.get(i);
