@@ -191,7 +191,7 @@ public final class DurableEffects {
     ZeoCore(String name, int callers, JdbcConnectionStore store, Ed25519SignatureVerifier signatures, Issuer issuer,
         String runId) {
       super(name, callers);
-      this.orchestrator = new EffectOrchestrator(store, new ExactAuthorizationVerifier(signatures, AUDIENCE,
+      this.orchestrator = new EffectOrchestrator(timed(store), new ExactAuthorizationVerifier(signatures, AUDIENCE,
           Set.of(ISSUER)));
       this.issuer = issuer;
       this.runId = runId;
@@ -402,6 +402,32 @@ public final class DurableEffects {
 
   /** With {@code --only <regex>}: only the contenders whose names match (for profiling one of them). */
   private static String only = ".*";
+  /** With {@code --breakdown}: ZeoCore's store calls are timed one by one (wall µs per effect, printed at the end). */
+  private static boolean breakdown;
+  static final Map<String, long[]> STORE_CALLS = new java.util.concurrent.ConcurrentHashMap<>();
+
+  /** {@code store} with every call's wall time added to {@link #STORE_CALLS}. */
+  static io.zeocore.connections.store.EffectStore timed(io.zeocore.connections.store.EffectStore store) {
+    if (!breakdown) {
+      return store;
+    }
+    return (io.zeocore.connections.store.EffectStore) java.lang.reflect.Proxy.newProxyInstance(
+        DurableEffects.class.getClassLoader(), new Class<?>[] {io.zeocore.connections.store.EffectStore.class},
+        (proxy, method, arguments) -> {
+          long began = System.nanoTime();
+          try {
+            return method.invoke(store, arguments);
+          } catch (java.lang.reflect.InvocationTargetException e) {
+            throw e.getCause();
+          } finally {
+            long[] sum = STORE_CALLS.computeIfAbsent(method.getName(), k -> new long[2]);
+            synchronized (sum) {
+              sum[0] += System.nanoTime() - began;
+              sum[1]++;
+            }
+          }
+        });
+  }
 
   private final String pgUrl;
   private java.sql.Connection walProbe;
@@ -542,6 +568,7 @@ public final class DurableEffects {
         case "--pg" -> pg = args[++i];
         case "--jvms" -> jvms = true;
         case "--only" -> only = args[++i];
+        case "--breakdown" -> breakdown = true;
         default -> throw new IllegalArgumentException("unknown option " + args[i]);
       }
     }
@@ -567,6 +594,8 @@ public final class DurableEffects {
         ratio(ratios, all, "pg2jvm-zeocore-8", "pg2jvm-raw-8");
       }
     }
+    STORE_CALLS.forEach((method, sum) -> System.out.printf(Locale.ROOT, "{\"storeCall\":\"%s\",\"calls\":%d,"
+        + "\"wallMicrosPerCall\":%.0f}%n", method, sum[1], sum[0] / 1e3 / sum[1]));
     StringBuilder json = new StringBuilder("{\"ratios\":{");
     ratios.forEach((k, v) -> json.append(String.format(Locale.ROOT, "\"%s\":%.3f,", k, v)));
     if (!ratios.isEmpty()) {
