@@ -404,6 +404,8 @@ public final class DurableEffects {
   private static String only = ".*";
   /** With {@code --breakdown}: ZeoCore's store calls are timed one by one (wall µs per effect, printed at the end). */
   private static boolean breakdown;
+  /** With {@code --warmup B}: batches each contender runs before the measured rounds (default 6). */
+  private static int warmUpBatches = 6;
   static final Map<String, long[]> STORE_CALLS = new java.util.concurrent.ConcurrentHashMap<>();
 
   /** {@code store} with every call's wall time added to {@link #STORE_CALLS}. */
@@ -530,8 +532,9 @@ public final class DurableEffects {
     contenders = contenders.stream().filter(c -> c.name.matches(only)).toList();
     for (Contender contender : contenders) {
       totals.put(contender.name, new Totals(contender.name));
-      run(contender, Math.max(2, effectsPerBatch / contender.callers)); // warm-up
-      run(contender, Math.max(2, effectsPerBatch / contender.callers));
+      for (int w = 0; w < warmUpBatches; w++) { // JIT compilation out of the measured batches
+        run(contender, Math.max(2, effectsPerBatch / contender.callers));
+      }
     }
     for (int r = 0; r < rounds; r++) {
       for (int t = 0; t < contenders.size(); t++) {
@@ -569,6 +572,7 @@ public final class DurableEffects {
         case "--jvms" -> jvms = true;
         case "--only" -> only = args[++i];
         case "--breakdown" -> breakdown = true;
+        case "--warmup" -> warmUpBatches = Integer.parseInt(args[++i]);
         default -> throw new IllegalArgumentException("unknown option " + args[i]);
       }
     }
