@@ -42,7 +42,7 @@ final class GroupCommitDatabase implements StoreDatabase {
   /** The most works one transaction commits together. */
   static final int MAX_BATCH = 64;
 
-  private final Dialect dialect;
+  private final SqlDialect dialect;
   private final Connection connection;
   private final ReentrantLock lock = new ReentrantLock();
   private final Map<String, PreparedStatement> statements = SqlSession.newCache();
@@ -54,14 +54,14 @@ final class GroupCommitDatabase implements StoreDatabase {
   /** How a batch's transaction is committed; replaced in tests to make a commit fail. */
   @FunctionalInterface
   interface Committer {
-    void commit(Dialect dialect, SqlSession session) throws SQLException;
+    void commit(SqlDialect dialect, SqlSession session) throws SQLException;
   }
 
-  GroupCommitDatabase(Dialect dialect, Connection connection) {
-    this(dialect, connection, Transactions::commit);
+  GroupCommitDatabase(SqlDialect dialect, Connection connection) {
+    this(dialect, connection, SqlDialect::commit);
   }
 
-  GroupCommitDatabase(Dialect dialect, Connection connection, Committer committer) {
+  GroupCommitDatabase(SqlDialect dialect, Connection connection, Committer committer) {
     this.dialect = dialect;
     this.connection = connection;
     this.session = SqlSession.caching(connection, statements);
@@ -108,7 +108,7 @@ final class GroupCommitDatabase implements StoreDatabase {
   }
 
   @Override
-  public Dialect dialect() {
+  public SqlDialect sql() {
     return dialect;
   }
 
@@ -178,7 +178,7 @@ final class GroupCommitDatabase implements StoreDatabase {
     }
     boolean restore;
     try {
-      restore = Transactions.begin(dialect, session);
+      restore = dialect.begin(session);
     } catch (SQLException | RuntimeException e) {
       batch.forEach(pending -> pending.fail(e));
       return;
@@ -196,7 +196,7 @@ final class GroupCommitDatabase implements StoreDatabase {
               other.fail(lost);
             }
           }
-          Transactions.rollback(dialect, session, lost);
+          dialect.rollback(session, lost);
           return;
         }
         if (pending.failure == null) {
@@ -206,12 +206,12 @@ final class GroupCommitDatabase implements StoreDatabase {
       try {
         committer.commit(dialect, session);
       } catch (SQLException | RuntimeException e) {
-        Transactions.rollback(dialect, session, e);
+        dialect.rollback(session, e);
         succeeded.forEach(pending -> pending.fail(e));
       }
     } finally {
       try {
-        Transactions.end(dialect, session, restore);
+        dialect.end(session, restore);
       } catch (SQLException e) {
         for (Pending<?> pending : batch) {
           if (pending.failure == null) {
@@ -260,7 +260,7 @@ final class GroupCommitDatabase implements StoreDatabase {
   private <T> void runAlone(Pending<T> pending) {
     boolean restore;
     try {
-      restore = Transactions.begin(dialect, session);
+      restore = dialect.begin(session);
     } catch (Throwable e) {
       pending.fail(e);
       return;
@@ -271,14 +271,14 @@ final class GroupCommitDatabase implements StoreDatabase {
         result = pending.work.run(session);
         committer.commit(dialect, session);
       } catch (Throwable failure) {
-        Transactions.rollback(dialect, session, failure);
+        dialect.rollback(session, failure);
         pending.fail(failure);
         return;
       }
       pending.succeed(result);
     } finally {
       try {
-        Transactions.end(dialect, session, restore);
+        dialect.end(session, restore);
       } catch (SQLException e) {
         if (pending.failure == null) {
           pending.fail(e);

@@ -40,8 +40,6 @@ public final class ZeoCoreSchema {
   /** The Flyway history table of ZeoCore's own migrations. */
   public static final String HISTORY_TABLE = "zeocore_schema_history";
 
-  private static final String FLYWAY_POSTGRESQL_PLUGIN = "org.flywaydb.database.postgresql.PostgreSQLDatabaseType";
-
   private ZeoCoreSchema() {}
 
   /**
@@ -120,36 +118,25 @@ public final class ZeoCoreSchema {
   public static Optional<String> appliedVersion(DataSource dataSource, Dialect dialect, String schema)
       throws SQLException {
     Tables tables = Tables.of(dialect, schema);
-    return new DataSourceDatabase(dataSource, dialect).read(appliedVersion(tables));
+    return new DataSourceDatabase(dataSource, tables.sql()).read(appliedVersion(tables));
   }
 
   /** The work that reads the applied version on an open session (used by the store's health information). */
   static SqlWork<Optional<String>> appliedVersion(Tables tables) {
     return session -> {
-      boolean migrated = tables.dialect() == Dialect.SQLITE
-          ? session.exists("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", HISTORY_TABLE)
-          : session.exists("SELECT 1 FROM pg_catalog.pg_tables WHERE schemaname = ? AND tablename = ?",
-              tables.schema(), HISTORY_TABLE);
+      boolean migrated = tables.sql().hasTable(session, tables, HISTORY_TABLE);
       if (!migrated) {
         return Optional.empty();
       }
       return Optional.ofNullable(session.first("SELECT version FROM " + tables.qualify(HISTORY_TABLE)
-          + " WHERE success = " + (tables.dialect() == Dialect.SQLITE ? "1" : "TRUE")
+          + " WHERE success = " + tables.sql().trueLiteral()
           + " AND version IS NOT NULL ORDER BY installed_rank DESC LIMIT 1", row -> row.getString(1)));
     };
   }
 
-  /** Flyway finds PostgreSQL support through a plugin jar; without it the failure would name no artifact. */
+  /** Flyway finds PostgreSQL support through a plugin jar; the dialect's strategy names it when it is missing. */
   private static void requireFlywaySupport(Dialect dialect) {
-    if (dialect != Dialect.POSTGRESQL) {
-      return;
-    }
-    try {
-      Class.forName(FLYWAY_POSTGRESQL_PLUGIN, false, ZeoCoreSchema.class.getClassLoader());
-    } catch (ClassNotFoundException e) {
-      throw new IllegalStateException("ZeoCore's PostgreSQL store needs org.flywaydb:flyway-database-postgresql on"
-          + " the class path for its schema migrations");
-    }
+    SqlDialect.of(dialect).requireFlywaySupport();
   }
 
   private static Flyway flyway(DataSource dataSource, Tables tables) {

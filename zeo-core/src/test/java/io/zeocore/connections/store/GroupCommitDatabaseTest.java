@@ -33,14 +33,14 @@ class GroupCommitDatabaseTest {
   @BeforeEach
   void open() throws SQLException {
     SqliteDatabase.open(directory.resolve("g.db")).close(); // creates the file with its modes
-    database = new GroupCommitDatabase(Dialect.SQLITE,
+    database = new GroupCommitDatabase(SqliteDialect.INSTANCE,
         SqliteDatabase.config().createConnection(SqliteDatabase.jdbcUrl(directory.resolve("g.db"))),
         (dialect, session) -> {
           if (attempts.incrementAndGet() == failingAttempt.get()) {
             throw new SQLException("injected commit failure");
           }
           commits.incrementAndGet();
-          Transactions.commit(dialect, session);
+          dialect.commit(session);
         });
     database.write(s -> s.update("CREATE TABLE t (k TEXT PRIMARY KEY)"));
     commits.set(0);
