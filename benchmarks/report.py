@@ -267,6 +267,15 @@ class Report:
 
     # item 3 -------------------------------------------------------------------------------------------------------
     def effects_item(self):
+        if os.path.exists(os.path.join(self.results, "durable-effects.jsonl")):
+            # issue 20: DurableEffects (SQLite and PostgreSQL, 1/4/16 callers, two JVMs), rendered by effects_report
+            import effects_report
+            summary, section = effects_report.render(
+                self.results, "`DurableEffects " + read(os.path.join(self.results, "effects-args.txt")) + "`")
+            self.summary += summary
+            for line in section:
+                self.out(line)
+            return
         title = "Durable effects on SQLite (WAL, FULL)"
         e = load_object(os.path.join(self.results, "effects.json"))
         if e is None:
@@ -479,7 +488,7 @@ class Report:
                  "`java -Xms512m -Xmx512m -cp benchmarks/target/benchmarks.jar io.zeocore.benchmarks.<Main> …` for the "
                  "plain measurements: `ConcurrentAsyncRuns <contender>` (item 5), `SubprocessKillLatency 100 200 200` "
                  "(item 4; the JMH `SubprocessCallBenchmark` runs with the same options as items 1–2, without `-prof "
-                 "gc`), `EffectThroughput <directory>` (item 3), `StartupTime <classpath files> <classes> <directory>` "
+                 "gc`), `DurableEffects <directory> --sqlite [--pg <url> --jvms] …` (item 3), `StartupTime <classpath files> <classes> <directory>` "
                  "(item 6)")
         self.out()
         self.out("## How each contender is configured")

@@ -43,9 +43,17 @@ run_suite() {
     -rf json -rff "$results/jmh-subprocess.json" | tee "$results/jmh-subprocess.log"
   java "${HEAP[@]}" -cp "$jar" io.zeocore.benchmarks.SubprocessKillLatency 100 200 200 | tee "$results/kill-latency.json"
 
-  # Item 3: durable effects through the orchestrator against raw JDBC, taking turns on the same disk.
+  # Item 3: durable effects through the orchestrator against raw JDBC, taking turns on the same disk and server
+  # (SQLite, and PostgreSQL at $ZEOCORE_BENCH_PG when it answers: 1/4/16 callers and two JVMs).
   df -T "$results" | tail -1 > "$results/filesystem.txt"
-  java "${HEAP[@]}" -cp "$jar" io.zeocore.benchmarks.EffectThroughput "$results/effects" | tee "$results/effects.json"
+  local effects_args="--sqlite --rounds 8 --effects 48 --warmup 4"
+  if pg_isready -q -h 127.0.0.1 -p 5432 2>/dev/null; then
+    effects_args="$effects_args --pg ${ZEOCORE_BENCH_PG:-jdbc:postgresql://127.0.0.1:5432/test} --jvms"
+  fi
+  echo "$effects_args" > "$results/effects-args.txt"
+  # shellcheck disable=SC2086
+  java "${HEAP[@]}" -cp "$jar" io.zeocore.benchmarks.DurableEffects "$results/effects" $effects_args \
+    | tee "$results/durable-effects.jsonl"
   rm -rf "$results/effects"
 
   # Item 6: start-up of a minimal Boot app without and with the starter (its SQLite store on), fresh JVMs.

@@ -38,6 +38,15 @@ public final class ConnectorPreflight {
   public record Passed(Connection connection, ConnectorRevision revision, BusinessOperation operation,
       AdmittedRequest admitted) {}
 
+  /**
+   * The last (connection, revision) pair that passed {@link ConnectorAdmission#validateConnectionAdmission}, by identity.
+   * Both are immutable records and the check is a pure function of them, so the same two instances (which the store's
+   * parse cache hands out while neither changes) need not be checked again; any other pair is checked.
+   */
+  private record Admitted(Connection connection, ConnectorRevision revision) {}
+
+  private static volatile Admitted lastAdmitted;
+
   private ConnectorPreflight() {}
 
   /**
@@ -60,7 +69,11 @@ public final class ConnectorPreflight {
     }
     AdmittedRequest admitted;
     try {
-      ConnectorAdmission.validateConnectionAdmission(connection, revision);
+      Admitted last = lastAdmitted;
+      if (last == null || last.connection() != connection || last.revision() != revision) {
+        ConnectorAdmission.validateConnectionAdmission(connection, revision);
+        lastAdmitted = new Admitted(connection, revision);
+      }
       admitted = ConnectorAdmission.validateOperationRequest(revision, operationId, body);
     } catch (AdmissionException e) {
       throw rejections.admissionRefused(e);

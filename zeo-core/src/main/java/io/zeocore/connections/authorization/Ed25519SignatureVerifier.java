@@ -2,9 +2,7 @@ package io.zeocore.connections.authorization;
 
 import io.zeocore.connections.contract.AuthorizationCanonicalForm;
 import io.zeocore.connections.contract.EffectAuthorization;
-import java.security.GeneralSecurityException;
 import java.security.PublicKey;
-import java.security.Signature;
 import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -12,7 +10,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Verifies Ed25519 signatures (JDK EdDSA, no extra dependency) over
+ * Verifies Ed25519 signatures (BouncyCastle's lightweight API when it is on the class path, else JDK EdDSA) over
  * {@link AuthorizationCanonicalForm#signingPayload the canonical JSON of every field except the signature}, with the
  * keys trusted for the authorization's own issuer only (trust roots map issuer to public keys; several keys per
  * issuer allow rotation).
@@ -29,17 +27,37 @@ public final class Ed25519SignatureVerifier implements SignatureVerifier {
   /** Unpadded base64 of 64 bytes: 21 groups of 4 characters for 63 bytes, then 2 characters for the last one. */
   private static final int UNPADDED_LENGTH = 86;
 
-  private final Map<String, List<PublicKey>> trustRoots;
+  private final Map<String, List<Ed25519Engine.PreparedKey>> trustRoots;
+  private final Ed25519Engine engine;
 
   /**
+   * A verifier on the fastest Ed25519 implementation available: BouncyCastle's lightweight
+   * {@code Ed25519PublicKeyParameters.verify} when {@code org.bouncycastle:bcprov-jdk18on} is on the class path (no JCA
+   * provider is registered), otherwise the JDK's EdDSA. Both apply the same strict rules (canonical {@code S < L} and
+   * point encodings, keys not of small order), so the choice changes the speed, never a verdict.
+   *
    * @param trustRoots issuer to its Ed25519 public keys; at least one issuer, each with at least one key
-   * @throws IllegalArgumentException for an empty map, an issuer without keys or a key that is not Ed25519
+   * @throws IllegalArgumentException for an empty map, an issuer without keys, a key that is not Ed25519, or an
+   *     Ed25519 key that is not canonical or has small order
    */
   public Ed25519SignatureVerifier(Map<String, ? extends List<? extends PublicKey>> trustRoots) {
+    this(trustRoots, Ed25519Engine.preferred());
+  }
+
+  /**
+   * A verifier on the JDK's EdDSA whether or not BouncyCastle is present (same verdicts, slower); for comparisons and
+   * for applications that want no third-party cryptography on this path.
+   */
+  public static Ed25519SignatureVerifier usingJdk(Map<String, ? extends List<? extends PublicKey>> trustRoots) {
+    return new Ed25519SignatureVerifier(trustRoots, Ed25519Engine.jdk());
+  }
+
+  Ed25519SignatureVerifier(Map<String, ? extends List<? extends PublicKey>> trustRoots, Ed25519Engine engine) {
+    this.engine = engine;
     if (trustRoots == null || trustRoots.isEmpty()) {
       throw new IllegalArgumentException("trust roots must map at least one issuer to its public keys");
     }
-    Map<String, List<PublicKey>> copy = new LinkedHashMap<>();
+    Map<String, List<Ed25519Engine.PreparedKey>> copy = new LinkedHashMap<>();
     trustRoots.forEach((issuer, keys) -> {
       if (issuer == null || issuer.isBlank()) {
         throw new IllegalArgumentException("trust root issuer must not be empty");
@@ -48,7 +66,8 @@ public final class Ed25519SignatureVerifier implements SignatureVerifier {
         throw new IllegalArgumentException("trust root " + issuer + " must have at least one public key");
       }
       copy.put(issuer, keys.stream()
-          .map(key -> (PublicKey) Ed25519Keys.requireEd25519(key, "trust root " + issuer + " key"))
+          .map(key -> engine.prepare(Ed25519Engine.rawKey(
+              Ed25519Keys.requireEd25519(key, "trust root " + issuer + " key"))))
           .toList());
     });
     this.trustRoots = Map.copyOf(copy);
@@ -64,7 +83,7 @@ public final class Ed25519SignatureVerifier implements SignatureVerifier {
     if (authorization == null) {
       return false;
     }
-    List<PublicKey> keys = trustRoots.get(authorization.issuer());
+    List<Ed25519Engine.PreparedKey> keys = trustRoots.get(authorization.issuer());
     if (keys == null) {
       return false;
     }
@@ -78,16 +97,9 @@ public final class Ed25519SignatureVerifier implements SignatureVerifier {
     } catch (RuntimeException e) {
       return false;
     }
-    for (PublicKey key : keys) {
-      try {
-        Signature verifier = Signature.getInstance("Ed25519");
-        verifier.initVerify(key);
-        verifier.update(payload);
-        if (verifier.verify(signature)) {
-          return true;
-        }
-      } catch (GeneralSecurityException | RuntimeException e) {
-        // a malformed signature for this key: try the next one
+    for (Ed25519Engine.PreparedKey key : keys) {
+      if (key.verify(payload, signature)) { // never throws; false for a malformed signature: try the next key
+        return true;
       }
     }
     return false;
@@ -122,8 +134,13 @@ public final class Ed25519SignatureVerifier implements SignatureVerifier {
     return trustRoots.keySet();
   }
 
+  /** The Ed25519 implementation in use: {@code bouncycastle} or {@code jdk}. */
+  public String implementation() {
+    return engine.name();
+  }
+
   @Override
   public String toString() {
-    return "Ed25519SignatureVerifier[issuers=" + trustRoots.keySet() + "]";
+    return "Ed25519SignatureVerifier[issuers=" + trustRoots.keySet() + ", " + engine.name() + "]";
   }
 }

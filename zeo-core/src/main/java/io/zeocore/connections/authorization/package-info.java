@@ -1,7 +1,8 @@
 /**
  * Exact authorization verification: {@link io.zeocore.connections.authorization.ExactAuthorizationVerifier} (the
- * ordered checks), the {@link io.zeocore.connections.authorization.SignatureVerifier} SPI with its JDK Ed25519
- * implementation, {@link io.zeocore.connections.authorization.AuthorizationSigner} and
+ * ordered checks), the {@link io.zeocore.connections.authorization.SignatureVerifier} SPI with its Ed25519
+ * implementation (BouncyCastle's lightweight API when present, else the JDK's),
+ * {@link io.zeocore.connections.authorization.AuthorizationSigner} and
  * {@link io.zeocore.connections.authorization.Ed25519Keys}.
  */
 package io.zeocore.connections.authorization;

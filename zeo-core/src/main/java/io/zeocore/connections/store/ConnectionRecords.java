@@ -6,21 +6,25 @@ import io.zeocore.connections.contract.ConnectorRevision;
 import io.zeocore.connections.contract.ConnectorRevisionId;
 import io.zeocore.connections.contract.OrganizationId;
 import java.sql.SQLException;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Connections ({@code connections}, one JSON document per connection, replaced on save) and connector revisions
  * ({@code connector_revisions}, immutable JSON documents, cached after the first read).
+ *
+ * <p>Parsed documents are cached ({@link ParsedDocuments}, at most 1024 of each, least recently used evicted): a
+ * revision is immutable once stored, so a cached one is answered without reading; a connection row is read on every
+ * call (it can change), but its document is parsed again only when the stored text differs from the cached parse's.
  */
 final class ConnectionRecords {
 
   private static final int REVISION_CACHE_LIMIT = 1024;
+  private static final int CONNECTION_CACHE_LIMIT = 1024;
 
   private final StoreDatabase database;
-  private final Map<String, ConnectorRevision> revisions = new ConcurrentHashMap<>();
+  private final ParsedDocuments<ConnectorRevision> revisions = new ParsedDocuments<>(REVISION_CACHE_LIMIT);
+  private final ParsedDocuments<Connection> connections = new ParsedDocuments<>(CONNECTION_CACHE_LIMIT);
   private final String upsertConnection;
   private final String selectConnection;
   private final String selectRevision;
@@ -48,7 +52,11 @@ final class ConnectionRecords {
   Optional<Connection> getConnection(OrganizationId organizationId, ConnectionId connectionId) {
     String document = database.read("reading the connection failed",
         s -> s.first(selectConnection, row -> row.getString(1), organizationId.value(), connectionId.value()));
-    return Optional.ofNullable(document).map(text -> StoreDocuments.parse(text, Connection.class, "connection"));
+    if (document == null) {
+      return Optional.empty();
+    }
+    return Optional.of(connections.parse(organizationId.value() + '\u0000' + connectionId.value(), document,
+        text -> StoreDocuments.parse(text, Connection.class, "connection")));
   }
 
   /**
@@ -83,7 +91,7 @@ final class ConnectionRecords {
 
   Optional<ConnectorRevision> getConnectorRevision(OrganizationId organizationId, ConnectorRevisionId revisionId) {
     String key = organizationId.value() + '\u0000' + revisionId.value();
-    ConnectorRevision cached = revisions.get(key);
+    ConnectorRevision cached = revisions.cached(key); // immutable once stored: no read needed
     if (cached != null) {
       return Optional.of(cached);
     }
@@ -92,11 +100,7 @@ final class ConnectionRecords {
     if (document == null) {
       return Optional.empty();
     }
-    ConnectorRevision revision = StoreDocuments.parse(document, ConnectorRevision.class, "connector revision");
-    if (revisions.size() >= REVISION_CACHE_LIMIT) {
-      revisions.clear();
-    }
-    revisions.put(key, revision);
-    return Optional.of(revision);
+    return Optional.of(revisions.parse(key, document,
+        text -> StoreDocuments.parse(text, ConnectorRevision.class, "connector revision")));
   }
 }

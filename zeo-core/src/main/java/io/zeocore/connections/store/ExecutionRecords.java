@@ -368,10 +368,25 @@ final class ExecutionRecords {
         Micros.ofNullable(execution.completedAt()));
   }
 
-  /** Compare-and-set through {@code snapshots[1..]}; each must move exactly one row. */
+  /**
+   * Compare-and-set through {@code snapshots[1..]}, sent as one batch (one round trip on PostgreSQL); each must move
+   * exactly one row, or the transaction fails with "execution state changed concurrently". The updates still run one
+   * after the other in order, each seeing the one before, so the chain and its history rows are as if sent singly.
+   */
   private void advanceChain(SqlSession s, List<EffectExecution> snapshots) throws SQLException {
+    if (snapshots.size() < 2) {
+      return;
+    }
+    List<Object[]> steps = new java.util.ArrayList<>(snapshots.size() - 1);
     for (int i = 1; i < snapshots.size(); i++) {
-      advance(s, snapshots.get(i), snapshots.get(i - 1).state());
+      EffectExecution next = snapshots.get(i);
+      steps.add(new Object[] {next.state().name(), Micros.of(next.updatedAt()), Micros.ofNullable(next.completedAt()),
+          next.organizationId().value(), next.executionId().value(), snapshots.get(i - 1).state().name()});
+    }
+    for (int updated : s.updateBatch(advanceExecution, steps)) {
+      if (updated != 1) {
+        throw new ConnectionStoreException("execution state changed concurrently");
+      }
     }
   }
 

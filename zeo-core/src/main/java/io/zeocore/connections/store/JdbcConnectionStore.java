@@ -169,8 +169,15 @@ public final class JdbcConnectionStore implements EffectRecoveryStore, Observati
     private String schema;
     private Supplier<UUID> evidenceIds = UUID::randomUUID;
     private boolean migrate = true;
+    private GroupCommitDatabase.Committer committer = SqlDialect::commit;
 
     private Builder() {}
+
+    /** How the embedded SQLite file's batches commit; tests make a commit fail with it. */
+    Builder committer(GroupCommitDatabase.Committer committer) {
+      this.committer = Objects.requireNonNull(committer, "committer");
+      return this;
+    }
 
     /** The embedded SQLite file, created with mode 0600 (in 0700 directories) if missing. */
     public Builder sqliteFile(Path file) {
@@ -250,7 +257,7 @@ public final class JdbcConnectionStore implements EffectRecoveryStore, Observati
       }
       if (file != null) {
         Tables sqliteTables = SqliteDialect.INSTANCE.tables(schema);
-        SqliteDatabase sqlite = SqliteDatabase.open(file);
+        SqliteDatabase sqlite = SqliteDatabase.open(file, committer);
         try {
           if (migrate) {
             ZeoCoreSchema.migrate(sqlite.migrationDataSource(), sqliteTables.dialect());
@@ -294,6 +301,11 @@ public final class JdbcConnectionStore implements EffectRecoveryStore, Observati
   /** The PostgreSQL schema that holds the store's tables; empty on SQLite. */
   public Optional<String> schema() {
     return tables.schemaName();
+  }
+
+  /** How many writes wait for the embedded SQLite file's next group commit (for tests); 0 on a data source. */
+  int queuedWrites() {
+    return sqlite == null ? 0 : sqlite.queuedWrites();
   }
 
   /** The embedded SQLite file, when this store owns one. */

@@ -51,6 +51,35 @@ final class SqlSession {
     }
   }
 
+  /**
+   * Executes {@code sql} once per argument list as one JDBC batch (on PostgreSQL one round trip for all of them) and
+   * returns the update count of each, in order. A failing entry throws the database's own exception for it (the
+   * {@link java.sql.BatchUpdateException}'s next exception when the driver reports one), so the schema's words survive.
+   */
+  int[] updateBatch(String sql, List<Object[]> argumentLists) throws SQLException {
+    PreparedStatement statement = prepare(sql);
+    try {
+      for (Object[] args : argumentLists) {
+        bind(statement, args);
+        statement.addBatch();
+      }
+      try {
+        return statement.executeBatch();
+      } catch (java.sql.BatchUpdateException e) {
+        SQLException cause = e.getNextException();
+        if (cause != null && cause != e) {
+          cause.addSuppressed(e);
+          throw cause;
+        }
+        throw e;
+      } finally {
+        statement.clearBatch();
+      }
+    } finally {
+      release(statement);
+    }
+  }
+
   /** Executes a statement that returns no rows and whose update count is meaningless (BEGIN, COMMIT, PRAGMA). */
   void execute(String sql) throws SQLException {
     PreparedStatement statement = prepare(sql);

@@ -42,9 +42,11 @@ import org.sqlite.SQLiteOpenMode;
  * REPLACE} fires the delete guards), transaction mode {@code IMMEDIATE}.
  *
  * <h2>Concurrency</h2>
- * One connection serves every read and write of this instance, serialized by a lock; each write is one
- * {@code BEGIN IMMEDIATE … COMMIT} transaction. Other processes (or other instances) on the same file queue for the
- * write lock for up to {@code busy_timeout}.
+ * One connection serves every read and write of this instance, serialized by a lock, with group commit
+ * ({@link GroupCommitDatabase}): writes that arrive while a commit is in flight run together in the next
+ * {@code BEGIN IMMEDIATE … COMMIT} transaction (each in its own savepoint), and each caller returns only once the
+ * commit that holds its work is durable, or gets that commit's error. Other processes (or other instances) on the
+ * same file queue for the write lock for up to {@code busy_timeout}.
  *
  * <p>This type never exposes a {@link DataSource}: an application's Spring context must not see ZeoCore's database as
  * its own. Instances are thread-safe; {@link #close()} closes the connection.
@@ -65,9 +67,9 @@ public final class SqliteDatabase implements AutoCloseable {
 
   private final Path file;
   private final boolean posix;
-  private final SingleConnectionDatabase database;
+  private final GroupCommitDatabase database;
 
-  private SqliteDatabase(Path file, boolean posix, SingleConnectionDatabase database) {
+  private SqliteDatabase(Path file, boolean posix, GroupCommitDatabase database) {
     this.file = file;
     this.posix = posix;
     this.database = database;
@@ -81,6 +83,11 @@ public final class SqliteDatabase implements AutoCloseable {
    * @throws IllegalStateException if the driver cannot open the file or a setting did not take effect
    */
   public static SqliteDatabase open(Path file) {
+    return open(file, SqlDialect::commit);
+  }
+
+  /** {@link #open(Path)} whose batches commit through {@code committer} (tests make a commit fail with it). */
+  static SqliteDatabase open(Path file, GroupCommitDatabase.Committer committer) {
     Path absolute = file.toAbsolutePath().normalize();
     boolean posix = absolute.getFileSystem().supportedFileAttributeViews().contains("posix");
     prepareFile(absolute, posix);
@@ -101,7 +108,7 @@ public final class SqliteDatabase implements AutoCloseable {
       throw e instanceof RuntimeException runtime ? runtime
           : new IllegalStateException("opening the ZeoCore SQLite database failed: " + e.getMessage(), e);
     }
-    return new SqliteDatabase(absolute, posix, new SingleConnectionDatabase(SqliteDialect.INSTANCE, connection));
+    return new SqliteDatabase(absolute, posix, new GroupCommitDatabase(SqliteDialect.INSTANCE, connection, committer));
   }
 
   /** The absolute path of the database file. */
@@ -141,6 +148,11 @@ public final class SqliteDatabase implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException("reading the mode of the ZeoCore SQLite database failed", e);
     }
+  }
+
+  /** How many writes wait for the next batch (for tests). */
+  int queuedWrites() {
+    return database.queuedWrites();
   }
 
   /** The single writer connection's database (reads and writes). */

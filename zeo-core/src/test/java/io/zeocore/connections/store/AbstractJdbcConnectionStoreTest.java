@@ -492,7 +492,7 @@ abstract class AbstractJdbcConnectionStoreTest {
     StoreInfo info = store.info();
     assertThat(info.reachable()).isTrue();
     assertThat(info.dialect()).isEqualTo(store.dialect());
-    assertThat(info.schemaVersion()).isEqualTo("2");
+    assertThat(info.schemaVersion()).isEqualTo("3");
     assertThat(info.failure()).isNull();
   }
 

@@ -1,0 +1,175 @@
+package io.zeocore.connections.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Path;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class GroupCommitDatabaseTest {
+
+  @TempDir
+  Path directory;
+
+  private final AtomicInteger commits = new AtomicInteger();
+  private final AtomicInteger attempts = new AtomicInteger();
+  /** The number (counted from 1 after set-up) of the commit attempt that fails; 0 for none. */
+  private final AtomicInteger failingAttempt = new AtomicInteger();
+  private final ExecutorService callers = Executors.newCachedThreadPool();
+  private GroupCommitDatabase database;
+
+  @BeforeEach
+  void open() throws SQLException {
+    SqliteDatabase.open(directory.resolve("g.db")).close(); // creates the file with its modes
+    database = new GroupCommitDatabase(SqliteDialect.INSTANCE,
+        SqliteDatabase.config().createConnection(SqliteDatabase.jdbcUrl(directory.resolve("g.db"))),
+        (dialect, session) -> {
+          if (attempts.incrementAndGet() == failingAttempt.get()) {
+            throw new SQLException("injected commit failure");
+          }
+          commits.incrementAndGet();
+          dialect.commit(session);
+        });
+    database.write(s -> s.update("CREATE TABLE t (k TEXT PRIMARY KEY)"));
+    commits.set(0);
+    attempts.set(0);
+  }
+
+  @AfterEach
+  void close() {
+    callers.shutdownNow();
+    database.close();
+  }
+
+  @Test
+  void writersQueuedBehindACommitShareTheNextCommitAndEachReturnsAfterIt() throws Exception {
+    CountDownLatch holding = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    Future<?> blocker = callers.submit(() -> database.write(s -> {
+      holding.countDown();
+      await(release);
+      return s.update("INSERT INTO t VALUES ('first')");
+    }));
+    holding.await();
+    List<Future<Integer>> writes = new ArrayList<>();
+    for (int i = 0; i < 8; i++) {
+      String key = "k" + i;
+      writes.add(callers.submit(() -> database.write(s -> s.update("INSERT INTO t VALUES (?)", key))));
+    }
+    awaitQueued(8);
+    release.countDown();
+    blocker.get(10, TimeUnit.SECONDS);
+
+    for (Future<Integer> write : writes) {
+      assertThat(write.get(10, TimeUnit.SECONDS)).isEqualTo(1);
+    }
+    assertThat(commits).hasValue(2);
+    assertThat(count()).isEqualTo(9);
+  }
+
+  @Test
+  void aFailingWorkIsRolledBackAloneAndItsCallerGetsItsOwnError() throws Exception {
+    database.write(s -> s.update("INSERT INTO t VALUES ('taken')"));
+    CountDownLatch release = holdTheWriter();
+    Future<Integer> good = callers.submit(() -> database.write(s -> s.update("INSERT INTO t VALUES ('good')")));
+    Future<Integer> duplicate = callers.submit(() -> database.write(s -> {
+      s.update("INSERT INTO t VALUES ('partial')");
+      return s.update("INSERT INTO t VALUES ('taken')");
+    }));
+    awaitQueued(2);
+    release.countDown();
+
+    assertThat(good.get(10, TimeUnit.SECONDS)).isEqualTo(1);
+    assertThatThrownBy(() -> duplicate.get(10, TimeUnit.SECONDS)).hasCauseInstanceOf(SQLException.class);
+    assertThat(keys()).containsExactlyInAnyOrder("taken", "held", "good");
+  }
+
+  @Test
+  void whenTheBatchFailsToCommitEveryCallerInItGetsTheErrorAndNothingOfItIsStored() throws Exception {
+    CountDownLatch release = holdTheWriter();
+    List<Future<Integer>> writes = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      String key = "lost" + i;
+      writes.add(callers.submit(() -> database.write(s -> s.update("INSERT INTO t VALUES (?)", key))));
+    }
+    awaitQueued(4);
+    failingAttempt.set(2); // the held write commits (attempt 1); the batch of the four writes fails
+    release.countDown();
+    for (Future<Integer> write : writes) {
+      assertThatThrownBy(() -> write.get(10, TimeUnit.SECONDS)).hasRootCauseMessage("injected commit failure");
+    }
+    assertThat(keys()).containsExactly("held");
+    // the connection is usable again
+    assertThat(database.<Integer>write(s -> s.update("INSERT INTO t VALUES ('after')"))).isEqualTo(1);
+  }
+
+  @Test
+  void aLoneWriterRunsAPlainTransaction() throws Exception {
+    assertThat(database.<Integer>write(s -> s.update("INSERT INTO t VALUES ('alone')"))).isEqualTo(1);
+    failingAttempt.set(2);
+    assertThatThrownBy(() -> database.write(s -> s.update("INSERT INTO t VALUES ('lost')")))
+        .hasMessage("injected commit failure");
+    assertThat(keys()).containsExactly("alone");
+    assertThat(commits).hasValue(1);
+  }
+
+  @Test
+  void transactionsDoNotNest() {
+    assertThatThrownBy(() -> database.write(s -> database.write(inner -> 1)))
+        .isInstanceOf(IllegalStateException.class).hasMessageContaining("do not nest");
+    assertThatThrownBy(() -> database.write(s -> database.read(inner -> 1)))
+        .isInstanceOf(IllegalStateException.class).hasMessageContaining("do not nest");
+  }
+
+  /** Starts a write of {@code held} that waits inside its transaction; returns the latch that releases it. */
+  private CountDownLatch holdTheWriter() throws InterruptedException {
+    CountDownLatch holding = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    callers.submit(() -> database.write(s -> {
+      holding.countDown();
+      await(release);
+      return s.update("INSERT INTO t VALUES ('held')");
+    }));
+    holding.await();
+    return release;
+  }
+
+  private void awaitQueued(int writes) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (database.queuedWrites() != writes) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("expected " + writes + " queued writes, saw " + database.queuedWrites());
+      }
+      Thread.sleep(1);
+    }
+  }
+
+  private static void await(CountDownLatch latch) {
+    try {
+      latch.await();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private int count() throws SQLException {
+    return database.read(s -> s.first("SELECT count(*) FROM t", row -> row.getInt(1)));
+  }
+
+  private List<String> keys() throws SQLException {
+    return database.read(s -> s.list("SELECT k FROM t", row -> row.getString(1)));
+  }
+}
