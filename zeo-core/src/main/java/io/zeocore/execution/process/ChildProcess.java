@@ -259,7 +259,12 @@ final class ChildProcess {
    * Ends the attempt's hold on the child: joins the stdout reader and stdin writer. After a normal exit they get
    * 100 ms; one still blocked then means a leftover process holds a pipe, and the tree is terminated. After a
    * termination they get one second; a thread still blocked after that is abandoned (it ends when the last holder of
-   * the pipe exits) and a warning is logged.
+   * the pipe exits) and a warning is logged. Then, at the end of every attempt (also a successful one), whatever still
+   * runs in the child's process group or among its recorded descendants is terminated like a timed-out tree
+   * ({@code SIGTERM}, the grace period, {@code SIGKILL}), so a success may take up to the grace period longer when a
+   * leftover ignores {@code SIGTERM}. What still escapes: a process that left the group ({@code setsid}) before it was
+   * ever recorded (descendants are recorded every 100 ms while the child runs), such as a daemon made by a double
+   * fork plus {@code setsid} within the child's first 100 ms or after the child exited.
    */
   void release() {
     interruptedWhileStopping |= Thread.interrupted();
@@ -268,6 +273,11 @@ final class ChildProcess {
         terminate();
         interruptedWhileStopping |= Thread.interrupted();
         awaitIo(IO_JOIN_AFTER_KILL_NANOS);
+      }
+      if (!terminated && !treeGone()) {
+        // A background job that let go of stdout (or a child that exited non-zero leaving one) ends with the attempt.
+        terminate();
+        interruptedWhileStopping |= Thread.interrupted();
       }
       if (!stdout.isDone() || !stdin.isDone()) {
         log.warn("ZeoCore subprocess: a pipe of a finished child is still held open by a process outside its "
