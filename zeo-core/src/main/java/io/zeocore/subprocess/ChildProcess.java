@@ -3,9 +3,13 @@ package io.zeocore.subprocess;
 import io.zeocore.execution.CancellationToken;
 import io.zeocore.subprocess.ProcessContainment.Signal;
 import java.io.IOException;
+import java.io.FileInputStream;
+import java.io.FileOutputStream;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -83,6 +87,7 @@ final class ChildProcess {
   private boolean groupSettled;
   private boolean terminated;
   private boolean interruptedWhileStopping;
+  private boolean stdoutLost;
 
   private ChildProcess(Process process, CompletableFuture<CapturedOutput> stdout, SubprocessInvocation invocation,
       ProcessContainment containment) {
@@ -104,28 +109,34 @@ final class ChildProcess {
   }
 
   /**
-   * Starts the child: stdout is a pipe read with a cap, stderr goes to the null device (discarded without a thread or
-   * a buffer), stdin is a pipe fed from its own thread, or the null device when there is no input.
-   *
-   * <p>The stdout reader is started <em>before</em> the child and waits for it, so that it takes the stream's monitor
-   * within microseconds of the spawn (see {@link #readCapped}).
+   * Starts the child: stdout is a FIFO created for this child and read with a cap by a reader that opens it before the
+   * child can write (see {@link StdoutFifo}; the JDK pipe, taken by a reader parked before the spawn, where no FIFO can
+   * be made), stderr goes to the null device (discarded without a thread or a buffer), stdin is a pipe fed from its
+   * own thread, or the null device when there is no input.
    */
   static ChildProcess start(ProcessBuilder builder, SubprocessInvocation invocation, ProcessContainment containment)
       throws IOException {
     builder.redirectError(ProcessBuilder.Redirect.DISCARD);
-    builder.redirectOutput(ProcessBuilder.Redirect.PIPE);
     builder.redirectInput(invocation.inputBytesUnsafe().length == 0
         ? ProcessBuilder.Redirect.from(containment.nullDevice())
         : ProcessBuilder.Redirect.PIPE);
     int cap = invocation.maxOutputBytes();
+    Optional<Path> fifo = containment.usesProcessGroups() ? StdoutFifo.create() : Optional.empty();
     CompletableFuture<Process> started = new CompletableFuture<>();
-    CompletableFuture<CapturedOutput> stdout =
-        CompletableFuture.supplyAsync(() -> readCapped(started.join().getInputStream(), cap), IO_THREADS);
+    CompletableFuture<CapturedOutput> stdout;
+    if (fifo.isPresent()) {
+      builder.redirectOutput(ProcessBuilder.Redirect.to(fifo.get().toFile()));
+      stdout = CompletableFuture.supplyAsync(() -> readFifo(fifo.get(), cap), IO_THREADS);
+    } else {
+      builder.redirectOutput(ProcessBuilder.Redirect.PIPE);
+      stdout = CompletableFuture.supplyAsync(() -> readCapped(started.join(), cap), IO_THREADS);
+    }
     Process process;
     try {
       process = builder.start();
     } catch (IOException | RuntimeException spawnFailed) {
       started.completeExceptionally(spawnFailed); // releases the waiting reader
+      fifo.ifPresent(ChildProcess::releaseFifoReader);
       throw spawnFailed;
     }
     started.complete(process);
@@ -153,8 +164,18 @@ final class ChildProcess {
         if (output.get().overflowed()) {
           return Ending.OUTPUT_OVERFLOW;
         }
-        if (!process.isAlive()) {
-          return Ending.EXITED;
+        if (!process.isAlive() && !stdoutLost) {
+          if (output.get().owned()) {
+            return Ending.EXITED;
+          }
+          trackDescendants();
+          if (!treeGone()) {
+            // The JDK may have drained the pipe while a leftover still held it: what it kept may be truncated, and
+            // a held stdout means the attempt runs until its deadline (then the tree is stopped).
+            stdoutLost = true;
+          } else {
+            return Ending.EXITED;
+          }
         }
       }
       if (cancellation.isCancelled()) {
@@ -176,7 +197,12 @@ final class ChildProcess {
         trackDescendants();
         nextTrack = now + TRACK_INTERVAL_NANOS;
       }
-      if (!stdout.isDone()) {
+      if (stdoutLost) {
+        LockSupport.parkNanos(slice);
+        if (Thread.interrupted()) {
+          throw new InterruptedException();
+        }
+      } else if (!stdout.isDone()) {
         try {
           stdout.get(slice, TimeUnit.NANOSECONDS);
         } catch (TimeoutException | ExecutionException notYetOrFailed) {
@@ -233,7 +259,12 @@ final class ChildProcess {
    * Ends the attempt's hold on the child: joins the stdout reader and stdin writer. After a normal exit they get
    * 100 ms; one still blocked then means a leftover process holds a pipe, and the tree is terminated. After a
    * termination they get one second; a thread still blocked after that is abandoned (it ends when the last holder of
-   * the pipe exits) and a warning is logged.
+   * the pipe exits) and a warning is logged. Then, at the end of every attempt (also a successful one), whatever still
+   * runs in the child's process group or among its recorded descendants is terminated like a timed-out tree
+   * ({@code SIGTERM}, the grace period, {@code SIGKILL}), so a success may take up to the grace period longer when a
+   * leftover ignores {@code SIGTERM}. What still escapes: a process that left the group ({@code setsid}) before it was
+   * ever recorded (descendants are recorded every 100 ms while the child runs), such as a daemon made by a double
+   * fork plus {@code setsid} within the child's first 100 ms or after the child exited.
    */
   void release() {
     interruptedWhileStopping |= Thread.interrupted();
@@ -242,6 +273,11 @@ final class ChildProcess {
         terminate();
         interruptedWhileStopping |= Thread.interrupted();
         awaitIo(IO_JOIN_AFTER_KILL_NANOS);
+      }
+      if (!terminated && !treeGone()) {
+        // A background job that let go of stdout (or a child that exited non-zero leaving one) ends with the attempt.
+        terminate();
+        interruptedWhileStopping |= Thread.interrupted();
       }
       if (!stdout.isDone() || !stdin.isDone()) {
         log.warn("ZeoCore subprocess: a pipe of a finished child is still held open by a process outside its "
@@ -382,35 +418,77 @@ final class ChildProcess {
 
   /**
    * Reads stdout up to {@code cap} bytes, holding the stream's monitor throughout and closing the stream before
-   * releasing it. When the child exits, the JDK's reaper thread takes that monitor to drain whatever is still in the
-   * pipe into memory, for as long as bytes keep arriving, and then closes the pipe; a grandchild that keeps flooding
-   * an inherited stdout would make that drain grow past any cap. Once this reader holds the monitor, the reaper waits
-   * and finds the stream closed. The reader is parked before the spawn and takes the monitor right after it; a child
-   * whose direct process exits before that (it must exec {@code setsid} and its target first, well over the wake-up
-   * latency, but a starved machine can delay the reader) is drained by the JDK instead: at most what the pipe holds
-   * if nothing else writes to it, more only while a leftover process floods it.
+   * releasing it. When the child exits, the JDK's reaper thread marks the process exited, then takes that monitor to
+   * drain whatever the pipe holds <em>at that instant</em> into memory and closes the pipe: a reader arriving after
+   * that sees only those bytes and then end-of-file, even though a leftover process may still hold the pipe and write
+   * more. So the reader records whether the child was still alive once it held the monitor ({@code owned}): then the
+   * pipe is provably the real one until this reader closes it, and end-of-file means every holder closed it. When the
+   * child was already gone (a starved machine can delay the reader past a fast child's exit), {@link #await} accepts
+   * the bytes only if nothing of the tree still runs; otherwise stdout counts as still held and the attempt runs to
+   * its deadline. What remains: a descendant that was running at the drain, wrote more, and exited before that check,
+   * a window of microseconds after a child that was not owned; and a process outside the tree (double fork plus
+   * {@code setsid}) that holds the pipe.
    */
-  private static CapturedOutput readCapped(InputStream stream, int cap) {
+  private static CapturedOutput readCapped(Process process, int cap) {
+    InputStream stream = process.getInputStream();
     synchronized (stream) {
+      // The JDK marks the child exited before its reaper drains the pipe, and the drain needs this monitor: a child
+      // still alive now proves that the pipe is the real one and stays ours until this reader closes it.
+      boolean owned = process.isAlive();
       try (InputStream in = stream) {
-        byte[] buffer = new byte[Math.min(cap, INITIAL_BUFFER_BYTES)];
-        int size = 0;
-        while (true) {
-          if (size == buffer.length) {
-            if (size == cap) {
-              return in.read() < 0 ? new CapturedOutput(buffer, false) : CapturedOutput.OVERFLOWED;
-            }
-            buffer = Arrays.copyOf(buffer, (int) Math.min(cap, 2L * buffer.length));
-          }
-          int read = in.read(buffer, size, buffer.length - size);
-          if (read < 0) {
-            return new CapturedOutput(size == buffer.length ? buffer : Arrays.copyOf(buffer, size), false);
-          }
-          size += read;
-        }
+        return readLoop(in, cap, owned);
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }
+    }
+  }
+
+  /**
+   * Reads the child's stdout from a FIFO (see {@link StdoutFifo}): opening blocks until the child's redirect opens the
+   * write end, the path is unlinked at once, and end-of-file comes only when every holder of the write end closed it.
+   */
+  private static CapturedOutput readFifo(Path fifo, int cap) {
+    try (InputStream in = new FileInputStream(fifo.toFile())) {
+      deleteQuietly(fifo);
+      return readLoop(in, cap, true);
+    } catch (IOException e) {
+      deleteQuietly(fifo);
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** After a failed spawn: opens and closes the write end so that a reader blocked opening the FIFO sees EOF. */
+  private static void releaseFifoReader(Path fifo) {
+    try (FileOutputStream ignored = new FileOutputStream(fifo.toFile())) {
+      // opened and closed
+    } catch (IOException | RuntimeException alreadyGone) {
+      // the reader opened and removed it already
+    }
+  }
+
+  private static void deleteQuietly(Path fifo) {
+    try {
+      Files.deleteIfExists(fifo);
+    } catch (IOException ignored) {
+      // in the JVM's private directory; removed with it
+    }
+  }
+
+  private static CapturedOutput readLoop(InputStream in, int cap, boolean owned) throws IOException {
+    byte[] buffer = new byte[Math.min(cap, INITIAL_BUFFER_BYTES)];
+    int size = 0;
+    while (true) {
+      if (size == buffer.length) {
+        if (size == cap) {
+          return in.read() < 0 ? new CapturedOutput(buffer, false, owned) : CapturedOutput.OVERFLOWED;
+        }
+        buffer = Arrays.copyOf(buffer, (int) Math.min(cap, 2L * buffer.length));
+      }
+      int read = in.read(buffer, size, buffer.length - size);
+      if (read < 0) {
+        return new CapturedOutput(size == buffer.length ? buffer : Arrays.copyOf(buffer, size), false, owned);
+      }
+      size += read;
     }
   }
 
@@ -422,8 +500,11 @@ final class ChildProcess {
     }
   }
 
-  /** What the stdout reader kept: the bytes, or only the fact that there were too many. */
-  private record CapturedOutput(byte[] bytes, boolean overflowed) {
-    static final CapturedOutput OVERFLOWED = new CapturedOutput(new byte[0], true);
+  /**
+   * What the stdout reader kept: the bytes, or only the fact that there were too many; {@code owned} when the reader
+   * took the pipe while the child was still alive, so that the JDK could not have drained it first.
+   */
+  private record CapturedOutput(byte[] bytes, boolean overflowed, boolean owned) {
+    static final CapturedOutput OVERFLOWED = new CapturedOutput(new byte[0], true, true);
   }
 }

@@ -474,6 +474,21 @@ class SubprocessTargetTest {
   }
 
   @Test
+  void backgroundJobThatLetGoOfStdoutIsEndedWhenTheAttemptSucceeds() throws Exception {
+    String body = String.join("\n",
+        "/bin/sleep 60 >/dev/null 2>&1 &",
+        publish(dir, "background", "$!"),
+        "echo done",
+        "exit 0");
+    Path script = shellScript(dir, "leaves-background-job", body);
+    SyncExecutionTarget<String> target = subprocessTarget("leaves-background-job",
+        SubprocessInvocation.of(script.toString()), String.class, AS_TEXT);
+
+    assertThat(invoke(target, context(Duration.ofSeconds(10)))).isEqualTo("done\n");
+    assertThat(running(readPid(dir.resolve("background")))).isFalse();
+  }
+
+  @Test
   void cancellationMidRunStopsTheChild() {
     Path leaderFile = dir.resolve("leader");
     Path script = shellScript(dir, "long", publish(dir, "leader", "$$") + "\n/bin/sleep 60");
