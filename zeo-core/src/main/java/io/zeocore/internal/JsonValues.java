@@ -7,22 +7,33 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import tools.jackson.core.StreamReadConstraints;
 
 /**
  * Deep, immutable copies of JSON values held by contracts (schemas, inline observation results). Accepted shapes are
  * those a JSON parser produces: {@code null}, {@link String}, {@link Boolean}, finite {@link Number}s, {@link List}s
- * and {@link Map}s with {@link String} keys, nested to any depth.
+ * and {@link Map}s with {@link String} keys, nested at most {@link #MAX_DEPTH} levels deep.
+ *
+ * <p>The same bound applies to every JSON ZeoCore parses (contract JSON, request bodies): a value nested deeper is
+ * refused with an ordinary error before any recursion could exhaust the stack.
  */
 public final class JsonValues {
+
+  /** How deep JSON values may nest: objects and arrays within each other, 100 levels. */
+  public static final int MAX_DEPTH = 100;
 
   private JsonValues() {}
 
   public static Map<String, Object> object(Map<String, ?> value, String field) {
     ContractRules.required(value, field);
-    return copyObject(value, field);
+    return copyObject(value, field, 1);
   }
 
   public static Object value(Object value, String field) {
+    return value(value, field, 0);
+  }
+
+  private static Object value(Object value, String field, int depth) {
     if (value == null) {
       return null;
     }
@@ -33,27 +44,40 @@ public final class JsonValues {
       return number(number, field);
     }
     if (value instanceof Map<?, ?> map) {
-      return copyObject(map, field);
+      return copyObject(map, field, depth + 1);
     }
     if (value instanceof List<?> list) {
+      requireDepth(depth + 1, field);
       List<Object> copy = new ArrayList<>(list.size());
       for (Object element : list) {
-        copy.add(value(element, field));
+        copy.add(value(element, field, depth + 1));
       }
       return Collections.unmodifiableList(copy);
     }
     throw new IllegalArgumentException(field + " must hold only JSON values, not " + value.getClass().getName());
   }
 
-  private static Map<String, Object> copyObject(Map<?, ?> map, String field) {
+  private static Map<String, Object> copyObject(Map<?, ?> map, String field, int depth) {
+    requireDepth(depth, field);
     Map<String, Object> copy = new LinkedHashMap<>();
     for (Map.Entry<?, ?> entry : map.entrySet()) {
       if (!(entry.getKey() instanceof String key)) {
         throw new IllegalArgumentException(field + " must use string keys");
       }
-      copy.put(key, value(entry.getValue(), field));
+      copy.put(key, value(entry.getValue(), field, depth));
     }
     return Collections.unmodifiableMap(copy);
+  }
+
+  private static void requireDepth(int depth, String field) {
+    if (depth > MAX_DEPTH) {
+      throw new IllegalArgumentException(field + " nests deeper than " + MAX_DEPTH + " levels");
+    }
+  }
+
+  /** The parser limits every ZeoCore JSON reader applies: nesting at most {@link #MAX_DEPTH} levels. */
+  public static StreamReadConstraints readConstraints() {
+    return StreamReadConstraints.builder().maxNestingDepth(MAX_DEPTH).build();
   }
 
   private static Number number(Number number, String field) {

@@ -1,5 +1,6 @@
 package io.zeocore.connections.admission;
 
+import io.zeocore.internal.JsonValues;
 import java.math.BigDecimal;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
@@ -13,6 +14,7 @@ import java.util.Map;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
+import tools.jackson.core.json.JsonFactory;
 import tools.jackson.core.json.JsonReadFeature;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -24,7 +26,8 @@ import tools.jackson.databind.json.JsonMapper;
  */
 final class RequestBodies {
 
-  private static final JsonMapper PARSER = JsonMapper.builder()
+  private static final JsonMapper PARSER = JsonMapper.builder(JsonFactory.builder()
+          .streamReadConstraints(JsonValues.readConstraints()).build())
       .disable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
       .build();
 

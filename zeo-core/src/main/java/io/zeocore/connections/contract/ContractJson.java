@@ -2,7 +2,9 @@ package io.zeocore.connections.contract;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import java.time.Instant;
+import io.zeocore.internal.JsonValues;
 import tools.jackson.core.StreamReadFeature;
+import tools.jackson.core.json.JsonFactory;
 import tools.jackson.core.json.JsonReadFeature;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.MapperFeature;
@@ -56,11 +58,28 @@ public final class ContractJson {
     return STORE_DOCUMENT_MAPPER;
   }
 
+  /**
+   * Reads one contract of {@code type} from {@code json} with {@link #mapper()}. Unlike a plain {@code readValue}, the
+   * JSON literal {@code null} is refused: a contract is never absent by accident.
+   *
+   * @throws IllegalArgumentException for {@code null} JSON, naming the type
+   * @throws tools.jackson.core.JacksonException for JSON that is not a valid {@code type} (unknown fields, nesting
+   *     deeper than {@link JsonValues#MAX_DEPTH}, a broken rule of the record)
+   */
+  public static <T> T read(String json, Class<T> type) {
+    T value = MAPPER.readValue(json, type);
+    if (value == null) {
+      throw new IllegalArgumentException(type.getSimpleName() + " JSON must be an object, not null");
+    }
+    return value;
+  }
+
   private static JsonMapper build(boolean rawSecretHandles) {
     SimpleModule instants = new SimpleModule("zeocore-contract-instants");
     instants.addSerializer(Instant.class, new InstantJson.Writer());
     instants.addDeserializer(Instant.class, new InstantJson.Reader());
-    JsonMapper.Builder builder = JsonMapper.builder()
+    JsonMapper.Builder builder = JsonMapper.builder(JsonFactory.builder()
+            .streamReadConstraints(JsonValues.readConstraints()).build())
         .addModule(instants)
         .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES,
             DeserializationFeature.FAIL_ON_TRAILING_TOKENS, DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY)

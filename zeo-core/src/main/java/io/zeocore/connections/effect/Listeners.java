@@ -7,7 +7,11 @@ import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** Calls every {@link EffectListener}; a listener's exception is logged (its type only) and never propagates. */
+/**
+ * Calls every {@link EffectListener}. Whatever a listener throws — an exception or an {@link Error}, a
+ * {@link StackOverflowError} or {@link AssertionError} included — is logged (its type only) and never propagates: no
+ * listener may change an effect's path (a listener failing after the claim must not keep the dispatch from happening).
+ */
 final class Listeners {
 
   private static final Logger LOG = LoggerFactory.getLogger(Listeners.class);
@@ -22,7 +26,7 @@ final class Listeners {
     for (EffectListener listener : listeners) {
       try {
         listener.transitionRecorded(execution, previousState);
-      } catch (RuntimeException e) {
+      } catch (Throwable e) { // deliberately every Throwable: see the class comment
         LOG.warn("effect listener {} failed on a transition of execution {}: {}", listener.getClass().getName(),
             execution.executionId(), e.getClass().getName());
       }
@@ -42,7 +46,7 @@ final class Listeners {
     for (EffectListener listener : listeners) {
       try {
         listener.receiptRecorded(receipt);
-      } catch (RuntimeException e) {
+      } catch (Throwable e) { // deliberately every Throwable: see the class comment
         LOG.warn("effect listener {} failed on a receipt of execution {}: {}", listener.getClass().getName(),
             receipt.executionId(), e.getClass().getName());
       }

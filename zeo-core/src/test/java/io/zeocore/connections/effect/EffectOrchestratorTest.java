@@ -393,6 +393,34 @@ class EffectOrchestratorTest {
   }
 
   @Test
+  void aListenerThrowingAnErrorNeverChangesTheEffectsPath() {
+    AtomicInteger dispatched = new AtomicInteger();
+    EffectOrchestrator listening = EffectOrchestrator.builder(world.store, world.verifier)
+        .clock(EffectWorld.fixedClock()).listener(new EffectListener() {
+          @Override
+          public void transitionRecorded(EffectExecution execution, EffectState previousState) {
+            throw new StackOverflowError("listener blew its stack");
+          }
+
+          @Override
+          public void receiptRecorded(EffectReceipt receipt) {
+            throw new AssertionError("listener assertion");
+          }
+        }).build();
+
+    EffectExecutionResult result = listening.execute(ORG, CONNECTION, REVISION, CREATE_REFUND,
+        world.authorization("nonce-1", KEY, BODY), EXECUTION, BODY, request -> {
+          dispatched.incrementAndGet();
+          return EffectDispatchResult.confirmed(CONFIRMATION);
+        }, request -> {
+          throw new AssertionError("no reconciliation after a confirmed dispatch");
+        });
+
+    assertThat(result.state()).isEqualTo(SUCCEEDED);
+    assertThat(dispatched).hasValue(1);
+  }
+
+  @Test
   void canariesFromTheBodyTheDispatcherAndASecretNeverReachTheDatabaseFile() throws Exception {
     String bodyCanary = "BODY-CANARY-7f3a9c";
     String providerCanary = "PROVIDER-CANARY-51d2e8";
