@@ -67,6 +67,26 @@ public final class ContractRules {
     return value;
   }
 
+  /**
+   * An identifier: {@link #text}, and free of the characters that make two identifiers look alike or hide content:
+   * control characters (NUL included), format characters (bidirectional controls such as U+202E, zero-width
+   * characters such as U+200B, U+200D, U+FEFF) and line or paragraph separators. The same on every store dialect.
+   */
+  public static String identifier(String value, String field) {
+    text(value, field);
+    for (int i = 0; i < value.length(); ) {
+      int codePoint = value.codePointAt(i);
+      int type = Character.getType(codePoint);
+      if (type == Character.CONTROL || type == Character.FORMAT || type == Character.LINE_SEPARATOR
+          || type == Character.PARAGRAPH_SEPARATOR || type == Character.SURROGATE) {
+        throw new IllegalArgumentException(field
+            + " must not contain control, bidirectional, zero-width or line-separator characters");
+      }
+      i += Character.charCount(codePoint);
+    }
+    return value;
+  }
+
   /** {@code null} stays {@code null}; anything else must be {@link #text}. */
   public static String optionalText(String value, String field) {
     return value == null ? null : text(value, field);

@@ -16,7 +16,7 @@ public record AuthorizationId(String value) {
 
   @JsonCreator(mode = JsonCreator.Mode.PROPERTIES)
   public AuthorizationId {
-    ContractRules.text(value, "AuthorizationId");
+    ContractRules.identifier(value, "AuthorizationId");
   }
 
   /** The raw value. */

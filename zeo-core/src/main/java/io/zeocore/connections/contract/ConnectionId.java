@@ -16,7 +16,7 @@ public record ConnectionId(String value) {
 
   @JsonCreator(mode = JsonCreator.Mode.PROPERTIES)
   public ConnectionId {
-    ContractRules.text(value, "ConnectionId");
+    ContractRules.identifier(value, "ConnectionId");
   }
 
   /** The raw value. */

@@ -16,7 +16,7 @@ public record ConnectorId(String value) {
 
   @JsonCreator(mode = JsonCreator.Mode.PROPERTIES)
   public ConnectorId {
-    ContractRules.text(value, "ConnectorId");
+    ContractRules.identifier(value, "ConnectorId");
   }
 
   /** The raw value. */

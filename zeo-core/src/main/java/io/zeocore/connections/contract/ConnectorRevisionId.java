@@ -16,7 +16,7 @@ public record ConnectorRevisionId(String value) {
 
   @JsonCreator(mode = JsonCreator.Mode.PROPERTIES)
   public ConnectorRevisionId {
-    ContractRules.text(value, "ConnectorRevisionId");
+    ContractRules.identifier(value, "ConnectorRevisionId");
   }
 
   /** The raw value. */

@@ -16,7 +16,7 @@ public record ExecutionId(String value) {
 
   @JsonCreator(mode = JsonCreator.Mode.PROPERTIES)
   public ExecutionId {
-    ContractRules.text(value, "ExecutionId");
+    ContractRules.identifier(value, "ExecutionId");
   }
 
   /** The raw value. */

@@ -16,7 +16,7 @@ public record IdempotencyKey(String value) {
 
   @JsonCreator(mode = JsonCreator.Mode.PROPERTIES)
   public IdempotencyKey {
-    ContractRules.text(value, "IdempotencyKey");
+    ContractRules.identifier(value, "IdempotencyKey");
   }
 
   /** The raw value. */

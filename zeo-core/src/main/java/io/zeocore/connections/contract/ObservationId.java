@@ -16,7 +16,7 @@ public record ObservationId(String value) {
 
   @JsonCreator(mode = JsonCreator.Mode.PROPERTIES)
   public ObservationId {
-    ContractRules.text(value, "ObservationId");
+    ContractRules.identifier(value, "ObservationId");
   }
 
   /** The raw value. */

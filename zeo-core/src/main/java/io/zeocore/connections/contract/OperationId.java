@@ -16,7 +16,7 @@ public record OperationId(String value) {
 
   @JsonCreator(mode = JsonCreator.Mode.PROPERTIES)
   public OperationId {
-    ContractRules.text(value, "OperationId");
+    ContractRules.identifier(value, "OperationId");
   }
 
   /** The raw value. */

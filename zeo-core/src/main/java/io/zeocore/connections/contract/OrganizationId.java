@@ -16,7 +16,7 @@ public record OrganizationId(String value) {
 
   @JsonCreator(mode = JsonCreator.Mode.PROPERTIES)
   public OrganizationId {
-    ContractRules.text(value, "OrganizationId");
+    ContractRules.identifier(value, "OrganizationId");
   }
 
   /** The raw value. */
