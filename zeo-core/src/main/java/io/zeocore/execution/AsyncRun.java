@@ -87,7 +87,7 @@ final class AsyncRun<T> {
       CompletionStage<T> stage = target.invocation().invoke(attempt.context());
       future = toFuture(stage);
     } catch (Exception thrown) {
-      failed(attempt, Failure.classify(thrown));
+      failed(attempt, run.classify(thrown, cancelled));
       return;
     } catch (Error error) {
       result.completeExceptionally(error);
@@ -165,7 +165,7 @@ final class AsyncRun<T> {
     } else if (Failure.unwrap(thrown) instanceof Error error) {
       result.completeExceptionally(error);
     } else {
-      failed(attempt, Failure.classify(thrown));
+      failed(attempt, run.classify(thrown, cancelled));
     }
   }
 

@@ -15,4 +15,13 @@ public interface AttemptListener {
 
   /** Called once per run with its terminal result. */
   default void runFinished(ExecutionPolicy policy, ResilientExecutionResult<?> result) {}
+
+  /**
+   * Called by the runner as each run begins, before any refusal check: the returned listener receives that run's
+   * callbacks. A listener that keeps per-run state (an execution id, say) returns a fresh instance; the default is this
+   * listener itself.
+   */
+  default AttemptListener forRun(ExecutionPolicy policy) {
+    return this;
+  }
 }

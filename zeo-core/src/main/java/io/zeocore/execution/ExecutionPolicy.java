@@ -4,9 +4,12 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.EnumSet;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 
@@ -33,6 +36,13 @@ import java.util.stream.Collectors;
  * @param retryableFailures kinds after which the next planned target may run; none of {@link FailureKind#NEVER_RETRYABLE}
  * @param allowSimulated whether {@link ExecutionMode#SIMULATED} targets may run
  * @param cancellationPoll the longest slice of a backoff wait between two cancellation checks, &gt; 0
+ * @param name how logs, events and metrics call the policy; {@value #UNNAMED} when not given
+ * @param deadline how {@link ResilientRunner#runSync} applies the attempt timeout; {@link DeadlineMode#COOPERATIVE}
+ *     when not given
+ * @param failureKinds the kind of an exception a target throws, by type (subclasses match, the most specific type
+ *     wins, the exception before its causes); consulted before the runner's {@link ExceptionClassifier} and never for
+ *     an {@link AttemptError}. It chooses kinds, not retryability: {@link #retryableFailures()} still decides, and
+ *     {@link FailureKind#CANCELLED} is reserved for the host's cancellation
  */
 public record ExecutionPolicy(
     OperationMode operationMode,
@@ -43,10 +53,24 @@ public record ExecutionPolicy(
     double jitterFraction,
     Set<FailureKind> retryableFailures,
     boolean allowSimulated,
-    Duration cancellationPoll) {
+    Duration cancellationPoll,
+    String name,
+    DeadlineMode deadline,
+    Map<Class<? extends Throwable>, FailureKind> failureKinds) {
 
   /** The default {@link #cancellationPoll()}: 100 ms. */
   public static final Duration DEFAULT_CANCELLATION_POLL = Duration.ofMillis(100);
+
+  /** The {@link #name()} of a policy built without one. */
+  public static final String UNNAMED = "unnamed";
+
+  /** A policy without a name, with a cooperative deadline and no exception mapping (the original nine fields). */
+  public ExecutionPolicy(OperationMode operationMode, Duration totalTimeout, Duration attemptTimeout,
+      List<String> attemptTargets, List<Duration> backoff, double jitterFraction, Set<FailureKind> retryableFailures,
+      boolean allowSimulated, Duration cancellationPoll) {
+    this(operationMode, totalTimeout, attemptTimeout, attemptTargets, backoff, jitterFraction, retryableFailures,
+        allowSimulated, cancellationPoll, null, null, null);
+  }
 
   public ExecutionPolicy {
     if (operationMode == null) {
@@ -81,11 +105,20 @@ public record ExecutionPolicy(
     if (retryableFailures == null) {
       throw new InvalidPolicyException("retryableFailures", "retryable_failures must not be null");
     }
-    if (retryableFailures.contains(null)) {
+    if (retryableFailures.stream().anyMatch(java.util.Objects::isNull)) { // contains(null) throws on Set.of sets
       throw new InvalidPolicyException("retryableFailures", "retryable_failures cannot contain null");
     }
     retryableFailures = retryableFailures.isEmpty() ? Set.of() : Set.copyOf(EnumSet.copyOf(retryableFailures));
     positive(cancellationPoll, "cancellationPoll", "cancellation_poll_seconds");
+    if (name == null) {
+      name = UNNAMED;
+    } else if (name.isBlank()) {
+      throw new InvalidPolicyException("name", "name must not be blank");
+    }
+    if (deadline == null) {
+      deadline = DeadlineMode.COOPERATIVE;
+    }
+    failureKinds = copyFailureKinds(failureKinds);
 
     if (backoff.size() > attemptTargets.size() - 1) {
       throw new InvalidPolicyException("backoff",
@@ -100,6 +133,25 @@ public record ExecutionPolicy(
       throw new InvalidPolicyException("retryableFailures",
           "failures can never be retryable: " + String.join(", ", forbidden));
     }
+  }
+
+  private static Map<Class<? extends Throwable>, FailureKind> copyFailureKinds(
+      Map<Class<? extends Throwable>, FailureKind> failureKinds) {
+    if (failureKinds == null || failureKinds.isEmpty()) {
+      return Map.of();
+    }
+    Map<Class<? extends Throwable>, FailureKind> copy = new LinkedHashMap<>();
+    failureKinds.forEach((type, kind) -> {
+      if (type == null || kind == null) {
+        throw new InvalidPolicyException("failureKinds", "failure_kinds cannot contain null types or kinds");
+      }
+      if (kind == FailureKind.CANCELLED) {
+        throw new InvalidPolicyException("failureKinds",
+            "failure_kinds cannot map " + type.getName() + " to cancelled: it is reserved for the host's cancellation");
+      }
+      copy.put(type, kind);
+    });
+    return Collections.unmodifiableMap(copy);
   }
 
   private static void positive(Duration value, String field, String referenceName) {
@@ -140,7 +192,16 @@ public record ExecutionPolicy(
         .jitterFraction(jitterFraction)
         .retryableFailures(retryableFailures)
         .allowSimulated(allowSimulated)
-        .cancellationPoll(cancellationPoll);
+        .cancellationPoll(cancellationPoll)
+        .name(name)
+        .deadline(deadline)
+        .failureKinds(failureKinds);
+  }
+
+  /** This policy under another name. */
+  public ExecutionPolicy withName(String newName) {
+    return new ExecutionPolicy(operationMode, totalTimeout, attemptTimeout, attemptTargets, backoff, jitterFraction,
+        retryableFailures, allowSimulated, cancellationPoll, newName, deadline, failureKinds);
   }
 
   /** A builder with the reference's defaults: read-only, no backoff, no jitter, default retryable kinds. */
@@ -160,6 +221,9 @@ public record ExecutionPolicy(
     private Set<FailureKind> retryableFailures = FailureKind.DEFAULT_RETRYABLE;
     private boolean allowSimulated;
     private Duration cancellationPoll = DEFAULT_CANCELLATION_POLL;
+    private String name;
+    private DeadlineMode deadline = DeadlineMode.COOPERATIVE;
+    private Map<Class<? extends Throwable>, FailureKind> failureKinds = Map.of();
 
     private Builder() {}
 
@@ -220,6 +284,33 @@ public record ExecutionPolicy(
       return this;
     }
 
+    /** How logs, events and metrics call the policy. Default: {@value ExecutionPolicy#UNNAMED}. */
+    public Builder name(String name) {
+      this.name = name;
+      return this;
+    }
+
+    /** How {@link ResilientRunner#runSync} applies the attempt timeout. Default: cooperative. */
+    public Builder deadline(DeadlineMode deadline) {
+      this.deadline = deadline;
+      return this;
+    }
+
+    /** The kind of each exception type a target may throw; replaces any earlier mapping. Default: none. */
+    public Builder failureKinds(Map<Class<? extends Throwable>, FailureKind> failureKinds) {
+      this.failureKinds = failureKinds == null ? null : new LinkedHashMap<>(failureKinds);
+      return this;
+    }
+
+    /** Adds one exception type's kind. */
+    public Builder failureKind(Class<? extends Throwable> type, FailureKind kind) {
+      Map<Class<? extends Throwable>, FailureKind> copy =
+          failureKinds == null ? new LinkedHashMap<>() : new LinkedHashMap<>(failureKinds);
+      copy.put(type, kind);
+      this.failureKinds = copy;
+      return this;
+    }
+
     /**
      * Validates and builds the policy.
      *
@@ -227,7 +318,7 @@ public record ExecutionPolicy(
      */
     public ExecutionPolicy build() {
       return new ExecutionPolicy(operationMode, totalTimeout, attemptTimeout, attemptTargets, backoff, jitterFraction,
-          retryableFailures, allowSimulated, cancellationPoll);
+          retryableFailures, allowSimulated, cancellationPoll, name, deadline, failureKinds);
     }
   }
 }

@@ -1,40 +1,65 @@
 package io.zeocore.execution;
 
-import java.io.InterruptedIOException;
 import java.time.Duration;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeoutException;
+import java.util.function.BooleanSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * A classified attempt failure: only the normalized fields, never the exception's text or type.
+ * A classified attempt failure: only the normalized fields and, for the DEBUG log line, the class of what was thrown;
+ * never the exception's text.
  *
  * @param retryAfter the provider's Retry-After, or {@code null}
+ * @param thrownType the class of the exception the target threw, {@code null} when nothing was thrown (a wrong value
+ *     type, an enforced timeout)
  */
-record Failure(FailureKind kind, boolean dispatchStarted, Duration retryAfter) {
+record Failure(FailureKind kind, boolean dispatchStarted, Duration retryAfter, Class<?> thrownType) {
+
+  private static final Logger log = LoggerFactory.getLogger(ResilientRunner.class);
 
   static Failure of(FailureKind kind) {
-    return new Failure(kind, true, null);
+    return new Failure(kind, true, null, null);
   }
 
   /**
-   * Classifies what a target threw: {@link AttemptError} keeps its fields; timeouts ({@link TimeoutException},
-   * {@link InterruptedIOException} such as socket and HTTP timeouts) become {@code TIMEOUT}; everything else
-   * {@code PERMANENT} with dispatch started.
+   * Classifies what a target threw (reading {@code hostCancelled} only when it matters), in this order: an {@link AttemptError} keeps its fields; a
+   * {@link CancellationException} or {@link InterruptedException} while the host has cancelled the run is
+   * {@code CANCELLED}; the policy's {@link ExecutionPolicy#failureKinds()} choose the kind (with dispatch and
+   * Retry-After from {@code classifier} when it has an opinion); then {@code classifier}; then {@code PERMANENT}. A
+   * {@code CANCELLED} classification while the host has not cancelled becomes {@code PERMANENT}.
    */
-  static Failure classify(Throwable thrown) {
+  static Failure classify(Throwable thrown, ExecutionPolicy policy, ExceptionClassifier classifier,
+      BooleanSupplier hostCancelled) {
     Throwable error = unwrap(thrown);
+    Class<?> type = error.getClass();
     if (error instanceof AttemptError attemptError) {
-      return new Failure(attemptError.kind(), attemptError.dispatchStarted(), attemptError.retryAfter().orElse(null));
+      return new Failure(attemptError.kind(), attemptError.dispatchStarted(), attemptError.retryAfter().orElse(null),
+          type);
     }
-    if (error instanceof TimeoutException || error instanceof InterruptedIOException) {
-      return of(FailureKind.TIMEOUT);
+    if ((error instanceof CancellationException || error instanceof InterruptedException)
+        && hostCancelled.getAsBoolean()) {
+      return new Failure(FailureKind.CANCELLED, true, null, type);
     }
-    if (error instanceof CancellationException) {
-      return of(FailureKind.CANCELLED);
+    FailureClassification base;
+    try {
+      base = classifier.classify(error);
+    } catch (RuntimeException classifierFailure) {
+      log.warn("ExceptionClassifier {} threw {}; the attempt is classified without it",
+          classifier.getClass().getName(), classifierFailure.getClass().getName());
+      base = null;
     }
-    return of(FailureKind.PERMANENT);
+    FailureKind mapped = ExceptionTypes.find(policy.failureKinds(), error);
+    if (mapped != null) {
+      return new Failure(mapped, base == null || base.dispatchStarted(), base != null ? base.retryAfter() : null, type);
+    }
+    if (base == null) {
+      return new Failure(FailureKind.PERMANENT, true, null, type);
+    }
+    FailureKind kind = base.kind() == FailureKind.CANCELLED && !hostCancelled.getAsBoolean() ? FailureKind.PERMANENT : base.kind();
+    return new Failure(kind, base.dispatchStarted(), base.retryAfter(), type);
   }
 
   /** Strips the wrappers that futures put around a target's own exception. */

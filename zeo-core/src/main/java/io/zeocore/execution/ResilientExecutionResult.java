@@ -19,6 +19,9 @@ import java.util.Optional;
  *     configuration refusals)
  * @param machineCode the terminal {@code ZEO_EXEC_*} code, {@code null} only for success
  * @param totalElapsed time from the run's start to the terminal decision ({@code ZERO} for configuration refusals)
+ * @param refusedTargetId for a configuration refusal about one planned target ({@code ZEO_EXEC_TARGET_UNAVAILABLE},
+ *     {@code ZEO_EXEC_NESTED_RETRIES}, {@code ZEO_EXEC_SIMULATION_NOT_ALLOWED}), that target's id (for example the id
+ *     no target was given for); {@code null} otherwise. Ids are configuration, never provider text
  * @param <T> the response type
  */
 public record ResilientExecutionResult<T>(
@@ -29,7 +32,15 @@ public record ResilientExecutionResult<T>(
     ExecutionMode executionMode,
     FailureKind failureKind,
     String machineCode,
-    Duration totalElapsed) {
+    Duration totalElapsed,
+    String refusedTargetId) {
+
+  /** A result that is not about one refused target (the original eight fields). */
+  public ResilientExecutionResult(ExecutionOutcome outcome, T value, List<AttemptRecord> attempts,
+      String selectedTargetId, ExecutionMode executionMode, FailureKind failureKind, String machineCode,
+      Duration totalElapsed) {
+    this(outcome, value, attempts, selectedTargetId, executionMode, failureKind, machineCode, totalElapsed, null);
+  }
 
   public ResilientExecutionResult {
     Objects.requireNonNull(outcome, "outcome");
@@ -43,7 +54,7 @@ public record ResilientExecutionResult<T>(
       if (executionMode == ExecutionMode.NONE) {
         throw new IllegalArgumentException("success requires truthful execution_mode");
       }
-      if (failureKind != null || machineCode != null) {
+      if (failureKind != null || machineCode != null || refusedTargetId != null) {
         throw new IllegalArgumentException("success cannot carry terminal failure fields");
       }
     } else {
@@ -52,6 +63,9 @@ public record ResilientExecutionResult<T>(
       }
       if (machineCode == null) {
         throw new IllegalArgumentException("non-success result requires machine_code");
+      }
+      if (refusedTargetId != null && outcome != ExecutionOutcome.REFUSED) {
+        throw new IllegalArgumentException("only a refusal can name a refused target");
       }
     }
   }
@@ -66,11 +80,22 @@ public record ResilientExecutionResult<T>(
     return Optional.ofNullable(value);
   }
 
-  /** A result that carries no value, e.g. for a configuration refusal. */
+  /** A result that carries no value. */
   static <T> ResilientExecutionResult<T> terminal(ExecutionOutcome outcome, List<AttemptRecord> attempts,
       FailureKind failureKind, String machineCode, Duration totalElapsed) {
     return new ResilientExecutionResult<>(outcome, null, attempts, null, ExecutionMode.NONE, failureKind, machineCode,
-        totalElapsed);
+        totalElapsed, null);
+  }
+
+  /** A configuration refusal, about {@code targetId} when it is not {@code null}. */
+  static <T> ResilientExecutionResult<T> refused(String machineCode, String targetId) {
+    return new ResilientExecutionResult<>(ExecutionOutcome.REFUSED, null, List.of(), null, ExecutionMode.NONE, null,
+        machineCode, Duration.ZERO, targetId);
+  }
+
+  /** The planned target a configuration refusal is about, if any. */
+  public Optional<String> refusedTarget() {
+    return Optional.ofNullable(refusedTargetId);
   }
 
   @Override
@@ -78,6 +103,7 @@ public record ResilientExecutionResult<T>(
     // the value is deliberately left out: results are logged, values may hold provider text
     return "ResilientExecutionResult[outcome=" + outcome + ", selectedTargetId=" + selectedTargetId
         + ", executionMode=" + executionMode + ", failureKind=" + failureKind + ", machineCode=" + machineCode
+        + (refusedTargetId != null ? ", refusedTargetId=" + refusedTargetId : "")
         + ", attempts=" + attempts.size() + ", totalElapsed=" + totalElapsed + "]";
   }
 }

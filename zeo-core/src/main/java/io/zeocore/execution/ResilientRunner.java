@@ -1,13 +1,24 @@
 package io.zeocore.execution;
 
+import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 
@@ -34,12 +45,23 @@ import java.util.function.BooleanSupplier;
  * </ol>
  *
  * <h2>Timeouts</h2>
- * {@link #runSync} cannot stop in-process code: its attempt timeout is cooperative (targets receive
- * {@link AttemptContext#timeout()} and must apply it). Interrupting the calling thread ends a sync run
- * {@code CANCELLED} with the attempts so far and leaves the interrupt flag set. {@link #runAsync} enforces the
+ * By default {@link #runSync} cannot stop in-process code: its attempt timeout is cooperative (targets receive
+ * {@link AttemptContext#timeout()} and must apply it). A policy with {@link DeadlineMode#ENFORCED} runs each sync
+ * attempt on a worker thread instead: the caller waits at most the attempt's timeout, interrupts the worker and records
+ * {@code TIMEOUT}; work that ignores the interrupt is abandoned and may still finish (its result is discarded).
+ * Interrupting the calling thread ends a sync run {@code CANCELLED} with the attempts so far and leaves the interrupt
+ * flag set. {@link #runAsync} enforces the
  * attempt timeout: when it expires the attempt's future is cancelled (work it started is abandoned, not stopped) and
  * the attempt is {@code TIMEOUT}. Async timers and backoff run on one shared scheduler thread, never on a sleeping
  * thread per run.
+ *
+ * <h2>Exceptions</h2>
+ * An exception a target throws becomes the attempt's failure: an {@link AttemptError} keeps its kind; anything else
+ * is classified by the policy's {@link ExecutionPolicy#failureKinds()}, then the runner's
+ * {@link ExceptionClassifier} (by default {@link ExceptionClassifier#defaults()}: refused connections transient before
+ * dispatch, timeouts, Spring HTTP statuses), else {@code PERMANENT}. Only the kind, {@code dispatchStarted} and
+ * Retry-After are kept; at DEBUG one line per failed attempt names the policy, the target, the kind and the
+ * exception's class, never its message. Refusals before any call are logged at WARN with their code and target id.
  *
  * <p>Instances are immutable, thread-safe and meant to be shared. Every finished attempt is handed to the
  * {@link AttemptListener}s as it happens.
@@ -50,6 +72,8 @@ public final class ResilientRunner {
   private final Sleeper sleeper;
   private final JitterSource jitter;
   private final ScheduledExecutorService scheduler;
+  private final ExceptionClassifier classifier;
+  private final ExecutorService deadlineWorkers;
   private final List<AttemptListener> listeners;
 
   private ResilientRunner(Builder builder) {
@@ -57,6 +81,8 @@ public final class ResilientRunner {
     this.sleeper = builder.sleeper;
     this.jitter = builder.jitter;
     this.scheduler = builder.scheduler != null ? builder.scheduler : SharedScheduler.INSTANCE;
+    this.classifier = builder.classifier;
+    this.deadlineWorkers = builder.deadlineWorkers;
     this.listeners = List.copyOf(builder.listeners);
   }
 
@@ -71,10 +97,21 @@ public final class ResilientRunner {
 
   /** A builder starting from this runner's settings. */
   public Builder toBuilder() {
-    Builder builder = new Builder().clock(clock).sleeper(sleeper).jitter(jitter);
+    Builder builder = new Builder().clock(clock).sleeper(sleeper).jitter(jitter).exceptionClassifier(classifier);
     builder.scheduler = scheduler == SharedScheduler.INSTANCE ? null : scheduler;
+    builder.deadlineWorkers = deadlineWorkers;
     builder.listeners.addAll(listeners);
     return builder;
+  }
+
+  /** The listeners every run of this runner reports to, in registration order. */
+  public List<AttemptListener> listeners() {
+    return listeners;
+  }
+
+  /** The classifier for exceptions that are not {@link AttemptError}s. */
+  public ExceptionClassifier exceptionClassifier() {
+    return classifier;
   }
 
   /** Runs the plan on the calling thread with no cancellation token. */
@@ -97,10 +134,11 @@ public final class ResilientRunner {
   public <T> ResilientExecutionResult<T> runSync(ExecutionPolicy policy, Map<String, SyncExecutionTarget<T>> targets,
       CancellationToken cancellation, AttemptListener listener) {
     Run<T, SyncExecutionTarget<T>> run = newRun(policy, targets, cancellation, listener);
-    String refusal = Run.refusal(policy, targets);
+    Run.Refusal refusal = Run.refusal(policy, targets);
     if (refusal != null) {
       return run.refused(refusal);
     }
+    boolean enforced = policy.deadline() == DeadlineMode.ENFORCED;
     run.start();
     Thread thread = Thread.currentThread();
     CancellationToken token = run.token;
@@ -117,16 +155,20 @@ public final class ResilientRunner {
       SyncExecutionTarget<T> target = targets.get(attempt.context().targetId());
       Failure failure;
       try {
-        T value = target.invocation().invoke(attempt.context());
+        T value = enforced
+            ? invokeEnforced(target, attempt.context(), run.pollNanos())
+            : target.invocation().invoke(attempt.context());
         if (target.responseType().isInstance(value)) {
           return run.succeeded(attempt, value);
         }
         failure = Failure.of(FailureKind.MALFORMED_RESPONSE);
+      } catch (DeadlineExpired expired) {
+        failure = Failure.of(FailureKind.TIMEOUT);
       } catch (InterruptedException interrupted) {
         thread.interrupt();
         failure = Failure.of(FailureKind.CANCELLED);
       } catch (Exception thrown) {
-        failure = Failure.classify(thrown);
+        failure = run.classify(thrown, cancelled);
       }
       Run.AfterFailure<T> next = run.failed(attempt, failure, cancelled);
       if (next.result() != null) {
@@ -135,6 +177,61 @@ public final class ResilientRunner {
       if (!backOff(run, next.delayNanos(), cancelled)) {
         return run.cancelledNow();
       }
+    }
+  }
+
+  /** The enforced attempt's deadline passed; the worker was interrupted and abandoned. No stack trace. */
+  private static final class DeadlineExpired extends Exception {
+
+    private static final long serialVersionUID = 1L;
+
+    DeadlineExpired() {
+      super(null, null, false, false);
+    }
+  }
+
+  /**
+   * Runs one attempt on a worker and waits at most {@code context.timeout()} of real time for it, in slices of at most
+   * the policy's cancellation poll so that the host's token is observed. On expiry the worker is interrupted and
+   * abandoned ({@link DeadlineExpired}); on the host's cancellation or an interrupt of the caller the worker is
+   * interrupted too. A target's exception is rethrown as it was thrown; an {@link Error} too.
+   */
+  private <T> T invokeEnforced(SyncExecutionTarget<T> target, AttemptContext context, long pollNanos)
+      throws Exception {
+    ExecutorService workers = deadlineWorkers != null ? deadlineWorkers : DeadlineWorkers.INSTANCE;
+    SyncExecutionTarget.Invocation<T> invocation = target.invocation();
+    Future<T> future = workers.submit(() -> invocation.invoke(context));
+    long waitUntil = System.nanoTime() + Durations.toNanosSaturated(context.timeout());
+    try {
+      while (true) {
+        long left = waitUntil - System.nanoTime();
+        if (left <= 0) {
+          if (future.cancel(true) || !future.isDone()) {
+            throw new DeadlineExpired();
+          }
+          return future.get(); // it finished as the deadline passed: keep its answer
+        }
+        try {
+          return future.get(Math.min(left, pollNanos), TimeUnit.NANOSECONDS);
+        } catch (TimeoutException notYet) {
+          if (context.cancellation().isCancelled()) {
+            future.cancel(true);
+            throw new CancellationException("cancelled by the host");
+          }
+        }
+      }
+    } catch (ExecutionException failed) {
+      Throwable cause = failed.getCause();
+      if (cause instanceof Error error) {
+        throw error;
+      }
+      if (cause instanceof InterruptedException) {
+        throw new CompletionException(cause); // the worker's own interrupt, not the caller's: classified, not CANCELLED
+      }
+      throw cause instanceof Exception exception ? exception : failed;
+    } catch (InterruptedException interrupted) {
+      future.cancel(true);
+      throw interrupted;
     }
   }
 
@@ -196,7 +293,7 @@ public final class ResilientRunner {
   public <T> CompletableFuture<ResilientExecutionResult<T>> runAsync(ExecutionPolicy policy,
       Map<String, AsyncExecutionTarget<T>> targets, CancellationToken cancellation, AttemptListener listener) {
     Run<T, AsyncExecutionTarget<T>> run = newRun(policy, targets, cancellation, listener);
-    String refusal = Run.refusal(policy, targets);
+    Run.Refusal refusal = Run.refusal(policy, targets);
     if (refusal != null) {
       return CompletableFuture.completedFuture(run.refused(refusal));
     }
@@ -208,12 +305,24 @@ public final class ResilientRunner {
     Objects.requireNonNull(policy, "policy");
     Objects.requireNonNull(targets, "targets");
     List<AttemptListener> runListeners = listeners;
+    for (int i = 0; i < listeners.size(); i++) {
+      AttemptListener shared = listeners.get(i);
+      AttemptListener perRun = shared.forRun(policy);
+      if (perRun != shared) {
+        if (runListeners == listeners) {
+          runListeners = new ArrayList<>(listeners);
+        }
+        runListeners.set(i, Objects.requireNonNull(perRun, "AttemptListener.forRun returned null"));
+      }
+    }
     if (listener != null) {
-      runListeners = new ArrayList<>(listeners);
-      runListeners.add(listener);
+      if (runListeners == listeners) {
+        runListeners = new ArrayList<>(listeners);
+      }
+      runListeners.add(listener.forRun(policy));
     }
     return new Run<>(policy, targets, cancellation != null ? cancellation : CancellationToken.never(), clock, jitter,
-        runListeners);
+        classifier, runListeners);
   }
 
   /** Configures a {@link ResilientRunner}. */
@@ -223,9 +332,32 @@ public final class ResilientRunner {
     private Sleeper sleeper = Sleeper.system();
     private JitterSource jitter = JitterSource.random();
     private ScheduledExecutorService scheduler;
+    private ExceptionClassifier classifier = ExceptionClassifier.defaults();
+    private ExecutorService deadlineWorkers;
     private final List<AttemptListener> listeners = new ArrayList<>();
 
     private Builder() {}
+
+    /**
+     * Classifies exceptions that targets throw and that are not {@link AttemptError}s (after each policy's own
+     * {@link ExecutionPolicy#failureKinds()}). Default: {@link ExceptionClassifier#defaults()}; to extend rather than
+     * replace it, pass {@code mine.orElse(ExceptionClassifier.defaults())}.
+     */
+    public Builder exceptionClassifier(ExceptionClassifier classifier) {
+      this.classifier = Objects.requireNonNull(classifier, "classifier");
+      return this;
+    }
+
+    /**
+     * The workers of {@link DeadlineMode#ENFORCED} sync attempts. Default: a new virtual thread per attempt on Java 21
+     * and newer (detected at run time), otherwise one JVM-wide pool of at most {@code max(16, 4 × processors)} daemon
+     * threads whose queue is unbounded: while every worker is stuck on abandoned work, new attempts wait in the queue
+     * and their waiting counts against their timeout. The runner never shuts a custom executor down.
+     */
+    public Builder deadlineWorkers(ExecutorService workers) {
+      this.deadlineWorkers = Objects.requireNonNull(workers, "workers");
+      return this;
+    }
 
     /** The clock for every timing and budget decision. Default: {@link System#nanoTime()}. */
     public Builder clock(MonotonicClock clock) {
@@ -262,6 +394,33 @@ public final class ResilientRunner {
 
     public ResilientRunner build() {
       return new ResilientRunner(this);
+    }
+  }
+
+  /**
+   * The default workers of enforced sync attempts: {@code Executors.newVirtualThreadPerTaskExecutor()} when the JVM
+   * has it (Java 21+, looked up reflectively because the code is compiled for Java 17), else a bounded daemon pool.
+   */
+  private static final class DeadlineWorkers {
+
+    static final ExecutorService INSTANCE = create();
+
+    private static ExecutorService create() {
+      try {
+        Method virtual = Executors.class.getMethod("newVirtualThreadPerTaskExecutor");
+        return (ExecutorService) virtual.invoke(null);
+      } catch (ReflectiveOperationException | RuntimeException beforeJava21) {
+        int threads = Math.max(16, 4 * Runtime.getRuntime().availableProcessors());
+        AtomicInteger count = new AtomicInteger();
+        ThreadPoolExecutor pool = new ThreadPoolExecutor(threads, threads, 30, TimeUnit.SECONDS,
+            new LinkedBlockingQueue<>(), task -> {
+              Thread thread = new Thread(task, "zeocore-deadline-worker-" + count.incrementAndGet());
+              thread.setDaemon(true);
+              return thread;
+            });
+        pool.allowCoreThreadTimeOut(true);
+        return pool;
+      }
     }
   }
 

@@ -22,6 +22,7 @@ final class Run<T, X extends ExecutionTarget<T>> {
   final CancellationToken token;
   private final MonotonicClock clock;
   private final JitterSource jitter;
+  private final ExceptionClassifier classifier;
   private final List<AttemptListener> listeners;
   private final long totalNanos;
   private final long attemptNanos;
@@ -29,17 +30,21 @@ final class Run<T, X extends ExecutionTarget<T>> {
   private long start;
 
   Run(ExecutionPolicy policy, Map<String, X> targets, CancellationToken token, MonotonicClock clock,
-      JitterSource jitter, List<AttemptListener> listeners) {
+      JitterSource jitter, ExceptionClassifier classifier, List<AttemptListener> listeners) {
     this.policy = policy;
     this.targets = targets;
     this.token = token;
     this.clock = clock;
     this.jitter = jitter;
+    this.classifier = classifier;
     this.listeners = listeners;
     this.totalNanos = Durations.toNanosSaturated(policy.totalTimeout());
     this.attemptNanos = Durations.toNanosSaturated(policy.attemptTimeout());
     this.attempts = new ArrayList<>(Math.min(policy.maxAttempts(), 10));
   }
+
+  /** A refusal before any call: its machine code and the planned target it is about, or {@code null}. */
+  record Refusal(String machineCode, String targetId) {}
 
   /**
    * The refusals before a run starts: an effectful policy first, then, for each planned target id in plan order, a
@@ -48,34 +53,45 @@ final class Run<T, X extends ExecutionTarget<T>> {
    *
    * @return the refusal, or {@code null} when the run may start
    */
-  static String refusal(ExecutionPolicy policy, Map<String, ? extends ExecutionTarget<?>> targets) {
+  static Refusal refusal(ExecutionPolicy policy, Map<String, ? extends ExecutionTarget<?>> targets) {
     if (policy.operationMode() == OperationMode.EFFECTFUL) {
-      return MachineCodes.EFFECTFUL_REQUIRES_PERSISTENCE;
+      return new Refusal(MachineCodes.EFFECTFUL_REQUIRES_PERSISTENCE, null);
     }
     for (String targetId : policy.attemptTargets()) {
       ExecutionTarget<?> target = targets.get(targetId);
       if (target == null || !target.targetId().equals(targetId)) {
-        return MachineCodes.TARGET_UNAVAILABLE;
+        return new Refusal(MachineCodes.TARGET_UNAVAILABLE, targetId);
       }
       if (target.internalMaxAttempts() != 1) {
-        return MachineCodes.NESTED_RETRIES;
+        return new Refusal(MachineCodes.NESTED_RETRIES, targetId);
       }
       if (target.executionMode() == ExecutionMode.SIMULATED && !policy.allowSimulated()) {
-        return MachineCodes.SIMULATION_NOT_ALLOWED;
+        return new Refusal(MachineCodes.SIMULATION_NOT_ALLOWED, targetId);
       }
     }
     Class<?> responseType = targets.get(policy.attemptTargets().get(0)).responseType();
     for (String targetId : policy.attemptTargets()) {
       if (targets.get(targetId).responseType() != responseType) {
-        return MachineCodes.RESPONSE_CONTRACT_MISMATCH;
+        return new Refusal(MachineCodes.RESPONSE_CONTRACT_MISMATCH, null);
       }
     }
     return null;
   }
 
-  ResilientExecutionResult<T> refused(String machineCode) {
-    return finish(ResilientExecutionResult.terminal(ExecutionOutcome.REFUSED, List.of(), null, machineCode,
-        Duration.ZERO));
+  /** Ends the run refused before any call; logged at WARN with the code and the target id (configuration only). */
+  ResilientExecutionResult<T> refused(Refusal refusal) {
+    if (refusal.targetId() != null) {
+      log.warn("ZeoCore policy '{}' refused before any call: {} for planned target '{}'", policy.name(),
+          refusal.machineCode(), refusal.targetId());
+    } else {
+      log.warn("ZeoCore policy '{}' refused before any call: {}", policy.name(), refusal.machineCode());
+    }
+    return finish(ResilientExecutionResult.refused(refusal.machineCode(), refusal.targetId()));
+  }
+
+  /** Classifies what the target of the current attempt threw; see {@link Failure#classify}. */
+  Failure classify(Throwable thrown, BooleanSupplier hostCancelled) {
+    return Failure.classify(thrown, policy, classifier, hostCancelled);
   }
 
   /** Reads the start instant (the run's time origin). */
@@ -155,6 +171,11 @@ final class Run<T, X extends ExecutionTarget<T>> {
     record(new AttemptRecord(n, target.targetId(), target.executionMode(), Duration.ofNanos(attempt.startedNanos()),
         Duration.ofNanos(ended), attempt.context().timeout(), failure.dispatchStarted(), AttemptOutcome.FAILED,
         failure.kind(), failure.kind().machineCode(), Duration.ofNanos(Math.max(delay, 0))));
+    if (log.isDebugEnabled()) {
+      log.debug("ZeoCore policy '{}' attempt {} on target '{}' failed: {} (dispatch started: {}, thrown: {})",
+          policy.name(), n, target.targetId(), failure.kind().wireValue(), failure.dispatchStarted(),
+          failure.thrownType() != null ? failure.thrownType().getName() : "nothing");
+    }
     if (failure.kind() == FailureKind.CANCELLED || cancelled.getAsBoolean()) {
       return new AfterFailure<>(cancelled(ended), -1);
     }

@@ -5,10 +5,11 @@ package io.zeocore.execution;
  * {@link AttemptContext#timeout()} to its own I/O, because the runner cannot safely stop in-process code. For a hard
  * operating-system deadline use {@code io.zeocore.subprocess.SubprocessTargets}.
  *
- * <p>Exceptions thrown by the invocation are classified by the runner: {@link AttemptError} keeps its kind,
- * {@link java.util.concurrent.TimeoutException} and {@link java.net.SocketTimeoutException} become
- * {@link FailureKind#TIMEOUT}, an {@link InterruptedException} ends the run {@code CANCELLED}, anything else becomes
- * {@link FailureKind#PERMANENT}. Exception text is never recorded.
+ * <p>Exceptions thrown by the invocation are classified by the runner: {@link AttemptError} keeps its kind, an
+ * {@link InterruptedException} ends the run {@code CANCELLED}, anything else goes through the policy's
+ * {@link ExecutionPolicy#failureKinds()} and the runner's {@link ExceptionClassifier} (by default: refused connections
+ * {@code TRANSIENT} before dispatch, socket and HTTP timeouts {@code TIMEOUT}, Spring HTTP response exceptions by
+ * status, the rest {@code PERMANENT}). Exception text is never recorded.
  *
  * @param <T> the response type
  */

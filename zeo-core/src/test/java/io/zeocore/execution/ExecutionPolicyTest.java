@@ -177,4 +177,30 @@ class ExecutionPolicyTest {
     assertThat(Arrays.stream(OperationMode.values()).map(OperationMode::wireValue))
         .containsExactly("read_only", "advisory", "effectful");
   }
+
+  @Test
+  void unnamedCooperativeAndUnmappedByDefault() {
+    ExecutionPolicy policy = valid().build();
+    assertThat(policy.name()).isEqualTo(ExecutionPolicy.UNNAMED);
+    assertThat(policy.deadline()).isEqualTo(DeadlineMode.COOPERATIVE);
+    assertThat(policy.failureKinds()).isEmpty();
+  }
+
+  @Test
+  void nameDeadlineAndFailureKindsSurviveToBuilderAndWithName() {
+    ExecutionPolicy policy = valid().name("summarize").deadline(DeadlineMode.ENFORCED)
+        .failureKind(java.io.IOException.class, FailureKind.TRANSIENT).build();
+    assertThat(policy.toBuilder().build()).isEqualTo(policy);
+    ExecutionPolicy renamed = policy.withName("other");
+    assertThat(renamed.name()).isEqualTo("other");
+    assertThat(renamed.toBuilder().name("summarize").build()).isEqualTo(policy);
+    assertThat(DeadlineMode.fromWireValue("Enforced")).isEqualTo(DeadlineMode.ENFORCED);
+  }
+
+  @Test
+  void blankNameAndNullMappingsAreRejected() {
+    assertThatThrownBy(() -> valid().name(" ").build()).isInstanceOf(InvalidPolicyException.class);
+    assertThatThrownBy(() -> valid().failureKind(java.io.IOException.class, null).build())
+        .isInstanceOf(InvalidPolicyException.class);
+  }
 }

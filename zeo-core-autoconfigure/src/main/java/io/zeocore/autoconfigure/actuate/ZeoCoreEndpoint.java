@@ -71,14 +71,18 @@ public class ZeoCoreEndpoint {
       double jitterFraction,
       List<String> retryableFailures,
       boolean allowSimulated,
-      String cancellationPoll) {
+      String cancellationPoll,
+      String deadline,
+      Map<String, String> failureKinds) {
 
     static PolicyDescriptor of(ExecutionPolicy policy) {
+      Map<String, String> failureKinds = new LinkedHashMap<>();
+      policy.failureKinds().forEach((type, kind) -> failureKinds.put(type.getName(), kind.wireValue()));
       return new PolicyDescriptor(policy.operationMode().wireValue(), policy.totalTimeout().toString(),
           policy.attemptTimeout().toString(), policy.attemptTargets(),
           policy.backoff().stream().map(Duration::toString).toList(), policy.jitterFraction(),
           policy.retryableFailures().stream().sorted().map(FailureKind::wireValue).toList(), policy.allowSimulated(),
-          policy.cancellationPoll().toString());
+          policy.cancellationPoll().toString(), policy.deadline().wireValue(), failureKinds);
     }
   }
 }

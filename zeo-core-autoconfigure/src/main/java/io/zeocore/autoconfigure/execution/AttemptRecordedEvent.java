@@ -4,7 +4,8 @@ import io.zeocore.execution.AttemptRecord;
 import java.util.Objects;
 
 /**
- * Published by {@link ZeoCoreExecutions} as each attempt of a run ends, on the thread that ended it and before any
+ * Published by the runner's {@link ExecutionEventPublisher} (runs through {@link ZeoCoreExecutions} or on the
+ * {@code ResilientRunner} bean) as each attempt of a run ends, on the thread that ended it and before any
  * backoff wait, in attempt order. Carries the attempt's evidence only: kinds, codes and timings, never a value,
  * request, exception text or provider text.
  *

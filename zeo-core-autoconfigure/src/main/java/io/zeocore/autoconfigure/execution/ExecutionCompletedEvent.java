@@ -10,7 +10,8 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * Published by {@link ZeoCoreExecutions} once per run, after the run's last {@link AttemptRecordedEvent} and before
+ * Published by the runner's {@link ExecutionEventPublisher} (runs through {@link ZeoCoreExecutions} or on the
+ * {@code ResilientRunner} bean) once per run, after the run's last {@link AttemptRecordedEvent} and before
  * the caller gets the result (also for runs refused before any call, which have no attempts). It copies the result's
  * evidence and leaves the value out: events never carry values, requests, exception text or provider text.
  *

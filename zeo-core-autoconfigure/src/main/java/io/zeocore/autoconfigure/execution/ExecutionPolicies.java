@@ -27,14 +27,18 @@ public final class ExecutionPolicies {
   }
 
   /**
-   * Policies from a map of name to policy; iteration keeps the map's order.
+   * Policies from a map of name to policy; iteration keeps the map's order. Each policy carries the name it is
+   * registered under ({@link ExecutionPolicy#name()}), which logs, events and metrics use.
    *
    * @throws NullPointerException for a null name or policy
    */
   public static ExecutionPolicies of(Map<String, ExecutionPolicy> policies) {
     Map<String, ExecutionPolicy> copy = new LinkedHashMap<>();
-    policies.forEach((name, policy) -> copy.put(Objects.requireNonNull(name, "policy name"),
-        Objects.requireNonNull(policy, () -> "policy '" + name + "'")));
+    policies.forEach((name, policy) -> {
+      Objects.requireNonNull(name, "policy name");
+      Objects.requireNonNull(policy, () -> "policy '" + name + "'");
+      copy.put(name, policy.name().equals(name) ? policy : policy.withName(name));
+    });
     return copy.isEmpty() ? EMPTY : new ExecutionPolicies(Collections.unmodifiableMap(copy));
   }
 

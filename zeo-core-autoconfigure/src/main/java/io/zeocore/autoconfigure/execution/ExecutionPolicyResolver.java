@@ -1,12 +1,14 @@
 package io.zeocore.autoconfigure.execution;
 
 import io.zeocore.autoconfigure.execution.ZeoCoreExecutionProperties.Policy;
+import io.zeocore.execution.DeadlineMode;
 import io.zeocore.execution.ExecutionPolicy;
 import io.zeocore.execution.FailureKind;
 import io.zeocore.execution.InvalidPolicyException;
 import io.zeocore.execution.OperationMode;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -15,6 +17,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
+import java.util.stream.Collectors;
+import org.springframework.util.ClassUtils;
 
 /**
  * Turns {@link ZeoCoreExecutionProperties} into validated {@link ExecutionPolicies}: follows each policy's chain of
@@ -37,16 +41,20 @@ final class ExecutionPolicyResolver {
       "backoff_seconds", "backoff",
       "jitter_fraction", "jitter-fraction",
       "retryable_failures", "retryable-failures",
-      "cancellation_poll_seconds", "cancellation-poll");
+      "cancellation_poll_seconds", "cancellation-poll",
+      "failure_kinds", "failure-kinds");
 
   private final Map<String, Policy> configs;
   private final Map<String, Policy> policies;
   private final ConfiguredValues written;
+  private final ClassLoader classLoader;
 
-  private ExecutionPolicyResolver(ZeoCoreExecutionProperties properties, ConfiguredValues written) {
+  private ExecutionPolicyResolver(ZeoCoreExecutionProperties properties, ConfiguredValues written,
+      ClassLoader classLoader) {
     this.configs = properties.getConfigs();
     this.policies = properties.getPolicies();
     this.written = written;
+    this.classLoader = classLoader;
   }
 
   /**
@@ -55,7 +63,18 @@ final class ExecutionPolicyResolver {
    * @throws InvalidExecutionPolicyPropertyException for the first broken rule, in configuration order
    */
   static ExecutionPolicies resolve(ZeoCoreExecutionProperties properties, ConfiguredValues written) {
-    return new ExecutionPolicyResolver(properties, written).resolveAll();
+    return resolve(properties, written, ExecutionPolicyResolver.class.getClassLoader());
+  }
+
+  /**
+   * Resolves and validates every configured policy, loading the exception classes of {@code failure-kinds} from
+   * {@code classLoader}.
+   *
+   * @throws InvalidExecutionPolicyPropertyException for the first broken rule, in configuration order
+   */
+  static ExecutionPolicies resolve(ZeoCoreExecutionProperties properties, ConfiguredValues written,
+      ClassLoader classLoader) {
+    return new ExecutionPolicyResolver(properties, written, classLoader).resolveAll();
   }
 
   private ExecutionPolicies resolveAll() {
@@ -103,7 +122,12 @@ final class ExecutionPolicyResolver {
 
   private ExecutionPolicy resolve(String name, List<Layer> chain) {
     Inherited inherited = new Inherited(chain);
-    ExecutionPolicy.Builder builder = ExecutionPolicy.builder();
+    ExecutionPolicy.Builder builder = ExecutionPolicy.builder().name(name);
+    DeadlineMode deadline = inherited.take("deadline", Policy::getDeadline);
+    if (deadline != null) {
+      builder.deadline(deadline);
+    }
+    builder.failureKinds(failureKinds(name, chain));
     OperationMode operationMode = inherited.take("operation-mode", Policy::getOperationMode);
     if (operationMode != null) {
       builder.operationMode(operationMode);
@@ -150,6 +174,52 @@ final class ExecutionPolicyResolver {
     }
   }
 
+  /**
+   * The chain's {@code failure-kinds}, merged (the nearer entry wins per class), each class loaded and each kind
+   * parsed. Exception text is never involved: only class names and kinds.
+   */
+  private Map<Class<? extends Throwable>, FailureKind> failureKinds(String policyName, List<Layer> chain) {
+    Map<String, Map.Entry<String, String>> merged = new LinkedHashMap<>(); // class name -> (property, kind)
+    for (int i = chain.size() - 1; i >= 0; i--) {
+      Layer layer = chain.get(i);
+      layer.settings().getFailureKinds().forEach((className, kind) -> merged.put(className,
+          Map.entry(layer.path() + ".failure-kinds." + className, kind == null ? "" : kind)));
+    }
+    Map<Class<? extends Throwable>, FailureKind> kinds = new LinkedHashMap<>();
+    merged.forEach((className, setting) -> {
+      String property = setting.getKey();
+      String value = setting.getValue();
+      Class<?> type;
+      try {
+        type = ClassUtils.forName(className, classLoader);
+      } catch (ClassNotFoundException | LinkageError | IllegalArgumentException absent) {
+        throw invalid(policyName, property, value, "no class named '" + className + "' is on the class path "
+            + "(write the fully qualified name of an exception class, nested classes with '$')");
+      }
+      if (!Throwable.class.isAssignableFrom(type)) {
+        throw invalid(policyName, property, value, "'" + className + "' is not an exception class");
+      }
+      FailureKind kind;
+      try {
+        kind = FailureKind.fromWireValue(value);
+      } catch (IllegalArgumentException unknown) {
+        throw invalid(policyName, property, value, "'" + value + "' is not a failure kind; expected one of "
+            + mappableKinds());
+      }
+      if (kind == FailureKind.CANCELLED) {
+        throw invalid(policyName, property, value, "cancelled is reserved for the host's cancellation; expected one "
+            + "of " + mappableKinds());
+      }
+      kinds.put(type.asSubclass(Throwable.class), kind);
+    });
+    return kinds;
+  }
+
+  private static String mappableKinds() {
+    return Arrays.stream(FailureKind.values()).filter(kind -> kind != FailureKind.CANCELLED)
+        .map(kind -> kind.wireValue().replace('_', '-')).collect(Collectors.joining(", "));
+  }
+
   /** Takes each property from the nearest entry of a chain that sets it, remembering where it came from. */
   private static final class Inherited {
 
@@ -179,6 +249,13 @@ final class ExecutionPolicyResolver {
     String path(String property) {
       return setAt.getOrDefault(property, chain.get(0).path() + "." + property);
     }
+  }
+
+  /** A broken rule of a property whose written value is known ({@code failure-kinds} keys are not canonical names). */
+  private InvalidExecutionPolicyPropertyException invalid(String policyName, String property, String value,
+      String rule) {
+    ConfiguredValues.Written found = written.find(property);
+    return new InvalidExecutionPolicyPropertyException(policyName, property, value, found.origin(), rule);
   }
 
   private InvalidExecutionPolicyPropertyException invalid(String policyName, String property, String rule) {

@@ -1,5 +1,6 @@
 package io.zeocore.autoconfigure.execution;
 
+import io.zeocore.execution.DeadlineMode;
 import io.zeocore.execution.FailureKind;
 import io.zeocore.execution.OperationMode;
 import java.util.Arrays;
@@ -60,6 +61,10 @@ class InvalidExecutionPolicyFailureAnalyzer implements FailureAnalyzer {
     } else if (type == OperationMode.class) {
       rule = unknown(value, OperationMode.class, "an operation mode") + "; expected one of "
           + Arrays.stream(OperationMode.values()).map(InvalidExecutionPolicyFailureAnalyzer::kebab)
+              .collect(Collectors.joining(", "));
+    } else if (type == DeadlineMode.class) {
+      rule = unknown(value, DeadlineMode.class, "a deadline mode") + "; expected one of "
+          + Arrays.stream(DeadlineMode.values()).map(InvalidExecutionPolicyFailureAnalyzer::kebab)
               .collect(Collectors.joining(", "));
     } else {
       return null;

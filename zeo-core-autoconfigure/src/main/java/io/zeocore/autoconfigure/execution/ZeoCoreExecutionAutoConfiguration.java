@@ -1,6 +1,15 @@
 package io.zeocore.autoconfigure.execution;
 
+import io.zeocore.execution.AttemptListener;
+import io.zeocore.execution.ExceptionClassifier;
+import io.zeocore.execution.ExecutionPolicy;
+import io.zeocore.execution.NamedTarget;
 import io.zeocore.execution.ResilientRunner;
+import io.zeocore.execution.TargetRegistry;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -10,15 +19,19 @@ import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Lazy;
 import org.springframework.core.env.Environment;
+import org.springframework.core.io.ResourceLoader;
 
 /**
  * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration Auto-configuration} for ZeoCore's bounded
- * execution: the {@link ExecutionPolicies} bound from {@code zeocore.execution.*}, a shared {@link ResilientRunner} and
- * the event-publishing {@link ZeoCoreExecutions}. Switched off by {@code zeocore.execution.enabled=false}; each bean
- * backs off when the application defines its own.
+ * execution: the {@link ExecutionPolicies} bound from {@code zeocore.execution.*}, the {@link TargetRegistry} of the
+ * application's {@link NamedTarget} beans, a shared {@link ResilientRunner} whose runs are all published as events
+ * ({@link ExecutionEventPublisher}) and classified by the {@link ExceptionClassifier} bean when there is one, and
+ * {@link ZeoCoreExecutions}. Switched off by {@code zeocore.execution.enabled=false}; each bean backs off when the
+ * application defines its own.
  *
- * <p>The policies are resolved eagerly (also under lazy initialization) so that an invalid policy stops start-up with
- * a report naming the property and the rule.
+ * <p>The policies and the targets they plan are checked eagerly (also under lazy initialization) so that an invalid
+ * policy, an unknown exception class or a planned id no registered target has stops start-up with a report naming the
+ * property and the rule.
  */
 @AutoConfiguration
 @ConditionalOnClass(ResilientRunner.class)
@@ -29,20 +42,61 @@ public final class ZeoCoreExecutionAutoConfiguration {
   @Bean
   @Lazy(false)
   @ConditionalOnMissingBean
-  ExecutionPolicies zeoCoreExecutionPolicies(ZeoCoreExecutionProperties properties, Environment environment) {
-    return ExecutionPolicyResolver.resolve(properties, ConfiguredValues.of(environment));
+  ExecutionPolicies zeoCoreExecutionPolicies(ZeoCoreExecutionProperties properties, Environment environment,
+      ResourceLoader resourceLoader) {
+    ClassLoader classLoader = resourceLoader.getClassLoader();
+    return ExecutionPolicyResolver.resolve(properties, ConfiguredValues.of(environment),
+        classLoader != null ? classLoader : ZeoCoreExecutionAutoConfiguration.class.getClassLoader());
   }
 
   @Bean
   @ConditionalOnMissingBean
-  ResilientRunner zeoCoreResilientRunner() {
-    return ResilientRunner.create();
+  ExecutionEventPublisher zeoCoreExecutionEventPublisher(ApplicationEventPublisher events) {
+    return new ExecutionEventPublisher(events);
   }
 
   @Bean
+  @ConditionalOnMissingBean
+  ResilientRunner zeoCoreResilientRunner(ObjectProvider<ExceptionClassifier> classifier,
+      ObjectProvider<AttemptListener> listeners) {
+    ResilientRunner.Builder runner = ResilientRunner.builder()
+        .exceptionClassifier(classifier.getIfAvailable(ExceptionClassifier::defaults));
+    listeners.orderedStream().forEach(runner::listener);
+    return runner.build();
+  }
+
+  @Bean
+  @ConditionalOnMissingBean
+  TargetRegistry zeoCoreTargetRegistry(ObjectProvider<NamedTarget<?, ?>> targets) {
+    return TargetRegistry.of(targets.orderedStream().collect(Collectors.toList()));
+  }
+
+  @Bean
+  @Lazy(false)
   @ConditionalOnMissingBean
   ZeoCoreExecutions zeoCoreExecutions(ResilientRunner runner, ExecutionPolicies policies,
-      ApplicationEventPublisher events) {
-    return new ZeoCoreExecutions(runner, policies, events);
+      ApplicationEventPublisher events, TargetRegistry targets, Environment environment) {
+    checkPlannedTargets(policies, targets, ConfiguredValues.of(environment));
+    return new ZeoCoreExecutions(runner, policies, events, targets);
+  }
+
+  /** Every policy that uses the registry must plan registered ids only. */
+  static void checkPlannedTargets(ExecutionPolicies policies, TargetRegistry targets, ConfiguredValues written) {
+    for (Map.Entry<String, ExecutionPolicy> entry : policies.asMap().entrySet()) {
+      ExecutionPolicy policy = entry.getValue();
+      if (!targets.isUsedBy(policy)) {
+        continue;
+      }
+      List<String> missing = targets.missing(policy);
+      if (!missing.isEmpty()) {
+        String property = ExecutionPolicyResolver.POLICIES + entry.getKey() + ".attempt-targets";
+        ConfiguredValues.Written value = written.find(property);
+        throw new InvalidExecutionPolicyPropertyException(entry.getKey(), property,
+            value.value() != null ? value.value() : policy.attemptTargets().toString(), value.origin(),
+            "no registered target has the id " + missing.stream().map(id -> "'" + id + "'")
+                .collect(Collectors.joining(", ")) + " (registered: " + String.join(", ", targets.ids())
+                + "); declare a NamedTarget bean with that id or correct the plan");
+      }
+    }
   }
 }

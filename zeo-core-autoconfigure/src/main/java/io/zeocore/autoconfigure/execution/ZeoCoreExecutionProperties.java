@@ -1,5 +1,6 @@
 package io.zeocore.autoconfigure.execution;
 
+import io.zeocore.execution.DeadlineMode;
 import io.zeocore.execution.FailureKind;
 import io.zeocore.execution.OperationMode;
 import java.time.Duration;
@@ -104,6 +105,22 @@ public class ZeoCoreExecutionProperties {
     /** Longest slice of a backoff wait between two cancellation checks. Must be greater than zero. Default: 100ms. */
     private Duration cancellationPoll;
 
+    /**
+     * How runs on the calling thread apply the attempt timeout. cooperative: the target must apply it itself (no
+     * extra thread). enforced: the attempt runs on a worker (a virtual thread on Java 21+), the caller stops waiting
+     * at the timeout, interrupts the worker and records a timeout; work that ignores interrupts is abandoned and may
+     * still finish. Asynchronous runs are always enforced. Default: cooperative.
+     */
+    private DeadlineMode deadline;
+
+    /**
+     * Failure kind of an exception a target throws, by fully qualified exception class name, for example
+     * "java.io.IOException: transient". Subclasses match and the most specific class wins; the exception is tried
+     * before its causes. It decides the kind (retryable-failures still decides retries); cancelled cannot be mapped.
+     * Entries merge along the base-config chain, the nearer entry winning per class.
+     */
+    private final Map<String, String> failureKinds = new LinkedHashMap<>();
+
     public String getBaseConfig() {
       return this.baseConfig;
     }
@@ -182,6 +199,18 @@ public class ZeoCoreExecutionProperties {
 
     public void setCancellationPoll(Duration cancellationPoll) {
       this.cancellationPoll = cancellationPoll;
+    }
+
+    public DeadlineMode getDeadline() {
+      return this.deadline;
+    }
+
+    public void setDeadline(DeadlineMode deadline) {
+      this.deadline = deadline;
+    }
+
+    public Map<String, String> getFailureKinds() {
+      return this.failureKinds;
     }
   }
 }

@@ -1,32 +1,32 @@
 package io.zeocore.autoconfigure.execution;
 
 import io.zeocore.execution.AsyncExecutionTarget;
-import io.zeocore.execution.AttemptListener;
-import io.zeocore.execution.AttemptRecord;
 import io.zeocore.execution.CancellationToken;
 import io.zeocore.execution.ExecutionPolicy;
 import io.zeocore.execution.ExecutionTarget;
+import io.zeocore.execution.NamedTarget;
 import io.zeocore.execution.ResilientExecutionResult;
 import io.zeocore.execution.ResilientRunner;
 import io.zeocore.execution.SyncExecutionTarget;
+import io.zeocore.execution.TargetRegistry;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import org.springframework.context.ApplicationEventPublisher;
 
 /**
- * Runs the application's configured {@link ExecutionPolicies} by name on the {@link ResilientRunner} bean and
- * publishes each run as Spring events: an {@link AttemptRecordedEvent} as each attempt ends, then one
- * {@link ExecutionCompletedEvent}, all with the policy name and a fresh execution id.
+ * Runs the application's configured {@link ExecutionPolicies} by name on the {@link ResilientRunner} bean, with
+ * targets passed per call (a map or list) or declared once as {@link NamedTarget} beans ({@link TargetRegistry}).
+ * Every run is published as Spring events by the runner's {@link ExecutionEventPublisher}: an
+ * {@link AttemptRecordedEvent} as each attempt ends, then one {@link ExecutionCompletedEvent}, all with the policy name
+ * and a fresh execution id. When the runner given here has no publisher for {@code events} (a runner bean of the
+ * application's own), one is added, so runs through this class are never silent.
  *
  * <p>Every run behaves exactly as {@link ResilientRunner#runSync} / {@link ResilientRunner#runAsync} with the named
  * policy: it returns evidence, never throws for a target's failure, and its timeouts follow the runner's rules
- * (cooperative for sync targets, enforced for async ones). Events are published on the thread that ends each attempt,
- * before the result is returned or the future completes. Runs made on the {@code ResilientRunner} bean directly
- * publish no events.
+ * (cooperative for sync targets unless the policy's deadline is enforced, enforced for async ones).
  *
  * <p>Thread-safe; one instance serves the whole application.
  */
@@ -34,12 +34,53 @@ public final class ZeoCoreExecutions {
 
   private final ResilientRunner runner;
   private final ExecutionPolicies policies;
-  private final ApplicationEventPublisher events;
+  private final TargetRegistry registry;
 
   public ZeoCoreExecutions(ResilientRunner runner, ExecutionPolicies policies, ApplicationEventPublisher events) {
-    this.runner = Objects.requireNonNull(runner, "runner");
+    this(runner, policies, events, TargetRegistry.empty());
+  }
+
+  /**
+   * @param registry the targets that {@link #run(String, Object, Class)} binds by id
+   */
+  public ZeoCoreExecutions(ResilientRunner runner, ExecutionPolicies policies, ApplicationEventPublisher events,
+      TargetRegistry registry) {
+    Objects.requireNonNull(runner, "runner");
+    Objects.requireNonNull(events, "events");
+    this.runner = publishes(runner, events) ? runner
+        : runner.toBuilder().listener(new ExecutionEventPublisher(events)).build();
     this.policies = Objects.requireNonNull(policies, "policies");
-    this.events = Objects.requireNonNull(events, "events");
+    this.registry = Objects.requireNonNull(registry, "registry");
+  }
+
+  private static boolean publishes(ResilientRunner runner, ApplicationEventPublisher events) {
+    return runner.listeners().stream()
+        .anyMatch(listener -> listener instanceof ExecutionEventPublisher publisher && publisher.publishesTo(events));
+  }
+
+  /**
+   * Runs the policy called {@code policyName} on the calling thread with the registered targets its plan names, each
+   * called with {@code input}: no map, the plan is configuration only. A planned id that no target is registered
+   * under ends the run {@code REFUSED} ({@code ZEO_EXEC_TARGET_UNAVAILABLE}, the id in
+   * {@link ResilientExecutionResult#refusedTargetId()}); the starter stops start-up before that can happen.
+   *
+   * @throws IllegalArgumentException when no policy has that name, or a planned target takes another input type or
+   *     returns another response type (no target is called)
+   */
+  public <I, T> ResilientExecutionResult<T> run(String policyName, I input, Class<T> responseType) {
+    return run(policyName, input, responseType, null);
+  }
+
+  /**
+   * Runs the policy called {@code policyName} with the registered targets, observing {@code cancellation}; see
+   * {@link #run(String, Object, Class)}.
+   *
+   * @param cancellation the host's token, or {@code null} for none
+   */
+  public <I, T> ResilientExecutionResult<T> run(String policyName, I input, Class<T> responseType,
+      CancellationToken cancellation) {
+    ExecutionPolicy policy = policies.get(policyName);
+    return runner.runSync(policy, registry.bind(policy, input, responseType), cancellation);
   }
 
   /**
@@ -49,7 +90,7 @@ public final class ZeoCoreExecutions {
    * @throws IllegalArgumentException when no policy has that name (no target is called)
    */
   public <T> ResilientExecutionResult<T> run(String policyName, Map<String, SyncExecutionTarget<T>> targets) {
-    return run(policyName, targets, null);
+    return run(policyName, targets, (CancellationToken) null);
   }
 
   /**
@@ -61,7 +102,7 @@ public final class ZeoCoreExecutions {
   public <T> ResilientExecutionResult<T> run(String policyName, Map<String, SyncExecutionTarget<T>> targets,
       CancellationToken cancellation) {
     ExecutionPolicy policy = policies.get(policyName);
-    return runner.runSync(policy, targets, cancellation, new EventPublishingListener(policyName, events));
+    return runner.runSync(policy, targets, cancellation);
   }
 
   /**
@@ -70,7 +111,7 @@ public final class ZeoCoreExecutions {
    * @throws IllegalArgumentException when no policy has that name or two targets share an id
    */
   public <T> ResilientExecutionResult<T> run(String policyName, List<SyncExecutionTarget<T>> targets) {
-    return run(policyName, byId(targets), null);
+    return run(policyName, byId(targets), (CancellationToken) null);
   }
 
   /**
@@ -92,7 +133,7 @@ public final class ZeoCoreExecutions {
   public <T> CompletableFuture<ResilientExecutionResult<T>> runAsync(String policyName,
       Map<String, AsyncExecutionTarget<T>> targets, CancellationToken cancellation) {
     ExecutionPolicy policy = policies.get(policyName);
-    return runner.runAsync(policy, targets, cancellation, new EventPublishingListener(policyName, events));
+    return runner.runAsync(policy, targets, cancellation);
   }
 
   /**
@@ -110,7 +151,12 @@ public final class ZeoCoreExecutions {
     return policies;
   }
 
-  /** The runner this instance runs on. */
+  /** The targets {@link #run(String, Object, Class)} binds by id. */
+  public TargetRegistry targets() {
+    return registry;
+  }
+
+  /** The runner this instance runs on (with its event publisher). */
   public ResilientRunner runner() {
     return runner;
   }
@@ -123,28 +169,5 @@ public final class ZeoCoreExecutions {
       }
     }
     return byId;
-  }
-
-  /** Publishes one run's attempts and result under a fresh execution id. */
-  private static final class EventPublishingListener implements AttemptListener {
-
-    private final String policyName;
-    private final String executionId = UUID.randomUUID().toString();
-    private final ApplicationEventPublisher events;
-
-    EventPublishingListener(String policyName, ApplicationEventPublisher events) {
-      this.policyName = policyName;
-      this.events = events;
-    }
-
-    @Override
-    public void attemptFinished(ExecutionPolicy policy, AttemptRecord record) {
-      events.publishEvent(new AttemptRecordedEvent(policyName, executionId, record));
-    }
-
-    @Override
-    public void runFinished(ExecutionPolicy policy, ResilientExecutionResult<?> result) {
-      events.publishEvent(ExecutionCompletedEvent.of(policyName, executionId, result));
-    }
   }
 }

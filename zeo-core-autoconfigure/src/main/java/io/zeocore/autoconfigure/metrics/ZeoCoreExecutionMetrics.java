@@ -10,7 +10,8 @@ import java.util.Objects;
 import org.springframework.context.event.EventListener;
 
 /**
- * Counts the runs published by {@link io.zeocore.autoconfigure.execution.ZeoCoreExecutions} in Micrometer:
+ * Counts the runs published by {@link io.zeocore.autoconfigure.execution.ExecutionEventPublisher} (every run of the
+ * starter's {@code ResilientRunner}, also through {@code ZeoCoreExecutions}) in Micrometer:
  * <ul>
  *   <li>{@code zeocore.execution.attempts} (counter), tags {@code policy}, {@code target}, {@code outcome}
  *       ({@code succeeded}/{@code failed}) and {@code failure.kind} (the kind's wire value, {@code none} for a

@@ -42,7 +42,7 @@ class ZeoCoreEndpointAutoConfigurationTests {
           assertThat(descriptor.policies()).containsOnlyKeys("summarize", "lookup");
           assertThat(descriptor.policies().get("summarize")).isEqualTo(new PolicyDescriptor("advisory", "PT2M",
               "PT1M30S", List.of("ollama-local", "openai-api"), List.of("PT0.5S"), 0.0,
-              List.of("timeout", "rate_limit"), false, "PT0.1S"));
+              List.of("timeout", "rate_limit"), false, "PT0.1S", "cooperative", Map.of()));
           String json = JsonMapper.builder().build().writeValueAsString(descriptor);
           assertThat(json).contains("\"lookup\":{\"operationMode\":\"read_only\"", "\"attemptTargets\":[\"db\"]");
         });

@@ -69,7 +69,9 @@ class ZeoCoreExecutionAutoConfigurationTests {
           assertThat(context).hasNotFailed();
           assertThat(context.getBean(ExecutionPolicies.class)).isSameAs(UserBeans.POLICIES);
           assertThat(context.getBean(ResilientRunner.class)).isSameAs(UserBeans.RUNNER);
-          assertThat(context.getBean(ZeoCoreExecutions.class).runner()).isSameAs(UserBeans.RUNNER);
+          // the application's runner has no publisher: ZeoCoreExecutions runs on a copy that publishes
+          assertThat(context.getBean(ZeoCoreExecutions.class).runner().listeners())
+              .hasAtLeastOneElementOfType(ExecutionEventPublisher.class);
           assertThat(context.getBean(ZeoCoreExecutions.class).policies().names()).containsExactly("mine");
         });
   }
@@ -92,6 +94,7 @@ class ZeoCoreExecutionAutoConfigurationTests {
           ExecutionPolicies policies = context.getBean(ExecutionPolicies.class);
           assertThat(policies.names()).containsExactly("summarize", "plain");
           assertThat(policies.get("summarize")).isEqualTo(ExecutionPolicy.builder()
+              .name("summarize")
               .operationMode(OperationMode.ADVISORY)
               .totalTimeout(Duration.ofSeconds(120))
               .attemptTimeout(Duration.ofSeconds(90))
@@ -103,6 +106,7 @@ class ZeoCoreExecutionAutoConfigurationTests {
               .cancellationPoll(Duration.ofMillis(250))
               .build());
           assertThat(policies.get("plain")).isEqualTo(ExecutionPolicy.builder()
+              .name("plain")
               .totalTimeout(Duration.ofSeconds(5))
               .attemptTimeout(Duration.ofSeconds(90))
               .attemptTargets("only")

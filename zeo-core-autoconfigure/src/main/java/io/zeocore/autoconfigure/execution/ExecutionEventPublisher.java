@@ -1,0 +1,73 @@
+package io.zeocore.autoconfigure.execution;
+
+import io.zeocore.execution.AttemptListener;
+import io.zeocore.execution.AttemptRecord;
+import io.zeocore.execution.ExecutionPolicy;
+import io.zeocore.execution.ResilientExecutionResult;
+import java.util.Objects;
+import java.util.UUID;
+import org.springframework.context.ApplicationEventPublisher;
+
+/**
+ * The {@link AttemptListener} that turns every run of the application's {@link io.zeocore.execution.ResilientRunner}
+ * into Spring events: an {@link AttemptRecordedEvent} as each attempt ends, then one {@link ExecutionCompletedEvent},
+ * all with the policy's {@link ExecutionPolicy#name() name} and a fresh execution id per run. The auto-configured
+ * runner bean carries it, so runs on the injected {@code ResilientRunner} and on {@link ZeoCoreExecutions} alike are
+ * published (and counted by the metrics, which listen to the events); there is no silent path.
+ *
+ * <p>Events are published on the thread that ends each attempt, before the result is returned or the run's future
+ * completes. They carry records and codes only.
+ */
+public final class ExecutionEventPublisher implements AttemptListener {
+
+  private final ApplicationEventPublisher events;
+
+  public ExecutionEventPublisher(ApplicationEventPublisher events) {
+    this.events = Objects.requireNonNull(events, "events");
+  }
+
+  /** Called for runs that did not go through {@link #forRun}: published under a fresh execution id each. */
+  @Override
+  public void attemptFinished(ExecutionPolicy policy, AttemptRecord record) {
+    events.publishEvent(new AttemptRecordedEvent(policy.name(), UUID.randomUUID().toString(), record));
+  }
+
+  @Override
+  public void runFinished(ExecutionPolicy policy, ResilientExecutionResult<?> result) {
+    events.publishEvent(ExecutionCompletedEvent.of(policy.name(), UUID.randomUUID().toString(), result));
+  }
+
+  /** A publisher for one run: its attempts and result share one execution id. */
+  @Override
+  public AttemptListener forRun(ExecutionPolicy policy) {
+    return new RunPublisher(policy.name(), UUID.randomUUID().toString(), events);
+  }
+
+  /** Whether this publisher publishes to {@code publisher}. */
+  boolean publishesTo(ApplicationEventPublisher publisher) {
+    return events == publisher;
+  }
+
+  private static final class RunPublisher implements AttemptListener {
+
+    private final String policyName;
+    private final String executionId;
+    private final ApplicationEventPublisher events;
+
+    RunPublisher(String policyName, String executionId, ApplicationEventPublisher events) {
+      this.policyName = policyName;
+      this.executionId = executionId;
+      this.events = events;
+    }
+
+    @Override
+    public void attemptFinished(ExecutionPolicy policy, AttemptRecord record) {
+      events.publishEvent(new AttemptRecordedEvent(policyName, executionId, record));
+    }
+
+    @Override
+    public void runFinished(ExecutionPolicy policy, ResilientExecutionResult<?> result) {
+      events.publishEvent(ExecutionCompletedEvent.of(policyName, executionId, result));
+    }
+  }
+}
