@@ -1,7 +1,9 @@
 package io.zeocore.autoconfigure.springai;
 
 import io.zeocore.autoconfigure.execution.ZeoCoreExecutionAutoConfiguration;
+import io.zeocore.execution.ExceptionClassifier;
 import io.zeocore.springai.OneCallOpenAiHttpClientCustomizer;
+import io.zeocore.springai.SpringAiFailures;
 import io.zeocore.springai.SpringAiTargets;
 import org.springframework.ai.chat.model.ChatModel;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -27,6 +29,10 @@ import org.springframework.context.annotation.Import;
  *       ({@code spring.ai.openai.max-retries}) are switched off by a {@link OneCallOpenAiHttpClientCustomizer} bean that
  *       Spring AI's OpenAI auto-configuration applies. Calls the application makes outside ZeoCore keep Spring AI's
  *       configured retries.</li>
+ *   <li>Unless the application declares its own {@link ExceptionClassifier}, the runner's classifier learns Spring AI's
+ *       exceptions ({@link SpringAiFailures#classifier()}, then ZeoCore's defaults), for targets the application writes
+ *       itself around Spring AI calls. ZeoCore's own Spring AI targets classify before throwing and need no
+ *       classifier.</li>
  * </ul>
  */
 @AutoConfiguration(before = ZeoCoreExecutionAutoConfiguration.class)
@@ -40,6 +46,12 @@ public final class ZeoCoreSpringAiAutoConfiguration {
   @Bean
   static SpringAiChatTargetRegistrar zeoCoreSpringAiChatTargetRegistrar() {
     return new SpringAiChatTargetRegistrar();
+  }
+
+  @Bean
+  @ConditionalOnMissingBean
+  ExceptionClassifier zeoCoreSpringAiExceptionClassifier() {
+    return SpringAiFailures.classifier().orElse(ExceptionClassifier.defaults());
   }
 
   @Configuration(proxyBeanMethods = false)

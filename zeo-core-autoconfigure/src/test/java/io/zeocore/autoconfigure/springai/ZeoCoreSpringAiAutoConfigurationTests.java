@@ -163,6 +163,19 @@ class ZeoCoreSpringAiAutoConfigurationTests {
   }
 
   @Test
+  void theRunnerClassifiesSpringAiExceptionsThrownByTheApplicationsOwnTargets() {
+    runner("ollama").run(context -> {
+      io.zeocore.execution.ExceptionClassifier classifier =
+          context.getBean(io.zeocore.execution.ExceptionClassifier.class);
+      assertThat(classifier.classify(new org.springframework.ai.retry.NonTransientAiException(
+          "HTTP 429 - " + CANARY)).kind()).isEqualTo(FailureKind.RATE_LIMIT);
+      assertThat(classifier.classify(new org.springframework.ai.retry.TransientAiException(CANARY)).kind())
+          .isEqualTo(FailureKind.TRANSIENT);
+      assertThat(classifier.classify(new java.net.ConnectException()).dispatchStarted()).isFalse();
+    });
+  }
+
+  @Test
   void targetIdsComeFromBeanNames() {
     assertThat(SpringAiChatTargetRegistrar.targetId("ollamaChatModel")).isEqualTo("ollama");
     assertThat(SpringAiChatTargetRegistrar.targetId("openAiChatModel")).isEqualTo("openai");
