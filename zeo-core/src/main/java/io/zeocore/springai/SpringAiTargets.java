@@ -66,6 +66,17 @@ public final class SpringAiTargets {
   }
 
   /**
+   * A target returning the text of the model's answer to {@code prompt} (a response without text is
+   * {@link FailureKind#MALFORMED_RESPONSE}), for plans that mix a Spring AI model with other {@code String} targets.
+   */
+  public static SyncExecutionTarget<String> textTarget(String targetId, ChatModel model, Prompt prompt) {
+    Objects.requireNonNull(model, "model");
+    Objects.requireNonNull(prompt, "prompt");
+    return SyncExecutionTarget.of(targetId, String.class, context -> text(call(model, prompt, context)))
+        .withInternalMaxAttempts(declaredCalls(model));
+  }
+
+  /**
    * A target returning the model's answer to {@code prompt} mapped to {@code type} by Spring AI's
    * {@link BeanOutputConverter}: the converter's format instructions are appended to the prompt's last user message,
    * and an answer that does not convert is {@link FailureKind#MALFORMED_RESPONSE}.
@@ -170,6 +181,14 @@ public final class SpringAiTargets {
     if ((text == null || text.isBlank()) && !output.hasToolCalls()) {
       throw new AttemptError(FailureKind.MALFORMED_RESPONSE);
     }
+  }
+
+  private static String text(ChatResponse response) {
+    String text = response.getResult().getOutput().getText();
+    if (text == null || text.isBlank()) {
+      throw new AttemptError(FailureKind.MALFORMED_RESPONSE);
+    }
+    return text;
   }
 
   private static <T> T convert(ChatResponse response, StructuredOutputConverter<T> converter) {

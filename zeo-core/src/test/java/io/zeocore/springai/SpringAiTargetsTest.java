@@ -245,6 +245,17 @@ class SpringAiTargetsTest {
         .isEqualTo(FailureKind.MALFORMED_RESPONSE);
   }
 
+  @Test
+  void textTargetAnswersTheReplysText() throws Exception {
+    ollamaServer.replies(LoopbackServer.ollamaReply("just text"));
+
+    SyncExecutionTarget<String> target = SpringAiTargets.textTarget("ollama", ollama(ollamaServer.baseUrl()), PROMPT);
+
+    assertThat(target.invocation().invoke(new io.zeocore.execution.AttemptContext(1, "ollama", Duration.ofSeconds(5),
+        Duration.ofSeconds(5), io.zeocore.execution.CancellationToken.never()))).isEqualTo("just text");
+    assertThat(ollamaServer.requests()).hasSize(1);
+  }
+
   record Summary(String title, int severity) {}
 
   @Test
