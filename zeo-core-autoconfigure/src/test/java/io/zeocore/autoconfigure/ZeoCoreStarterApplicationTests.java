@@ -144,10 +144,21 @@ class ZeoCoreStarterApplicationTests {
         .run().close();
   }
 
-  /** An application without a database: Boot's JDBC and Flyway modules are on the test classpath, unused here. */
+  /**
+   * An application without a database and without Spring AI: Boot's JDBC and Flyway modules and Spring AI's OpenAI
+   * and Ollama starters are on the test classpath (for other tests), unused here.
+   */
   @SpringBootConfiguration
   @EnableAutoConfiguration(excludeName = {"org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration",
-      "org.springframework.boot.flyway.autoconfigure.FlywayAutoConfiguration"})
+      "org.springframework.boot.flyway.autoconfigure.FlywayAutoConfiguration",
+      "org.springframework.ai.model.openai.autoconfigure.OpenAiChatAutoConfiguration",
+      "org.springframework.ai.model.openai.autoconfigure.OpenAiEmbeddingAutoConfiguration",
+      "org.springframework.ai.model.openai.autoconfigure.OpenAiImageAutoConfiguration",
+      "org.springframework.ai.model.openai.autoconfigure.OpenAiAudioSpeechAutoConfiguration",
+      "org.springframework.ai.model.openai.autoconfigure.OpenAiAudioTranscriptionAutoConfiguration",
+      "org.springframework.ai.model.openai.autoconfigure.OpenAiModerationAutoConfiguration",
+      "org.springframework.ai.model.ollama.autoconfigure.OllamaChatAutoConfiguration",
+      "org.springframework.ai.model.ollama.autoconfigure.OllamaEmbeddingAutoConfiguration"})
   @Import({QuoteService.class, ExecutionEvents.class})
   static class QuoteApplication {}
 

@@ -7,9 +7,16 @@ import io.zeocore.execution.SyncExecutionTarget;
 import io.zeocore.llm.ChatMessage;
 import io.zeocore.llm.LlmTargets;
 import io.zeocore.llm.OllamaClient;
+import io.zeocore.springai.SpringAiTargets;
 import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.springframework.ai.chat.messages.SystemMessage;
+import org.springframework.ai.chat.messages.UserMessage;
+import org.springframework.ai.chat.model.ChatModel;
+import org.springframework.ai.chat.prompt.Prompt;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.stereotype.Service;
 
 /**
@@ -20,7 +27,10 @@ import org.springframework.stereotype.Service;
  *   <li>{@code ollama-local}: one chat call to the Ollama endpoint of {@code zeocore.llm.ollama} (absent on a fresh
  *       machine, so its connection is refused before anything is sent and the runner falls back);
  *   <li>{@code text-stats}: the subprocess provider of {@code zeocore.subprocess.providers.text-stats}, whose
- *       deadline the operating system enforces on its whole process tree.
+ *       deadline the operating system enforces on its whole process tree;
+ *   <li>{@code spring-ai-ollama}: with the {@code spring-ai} profile, one call to Spring AI's auto-configured
+ *       {@code ChatModel} through {@link SpringAiTargets#textTarget} (Spring AI's own retries make one call inside
+ *       the attempt).
  * </ul>
  */
 @Service
@@ -29,11 +39,14 @@ public class SummaryService {
   private final ZeoCoreExecutions executions;
   private final SubprocessProviders providers;
   private final OllamaClient ollama;
+  private final ObjectProvider<ChatModel> springAiModel;
 
-  public SummaryService(ZeoCoreExecutions executions, SubprocessProviders providers, OllamaClient ollama) {
+  public SummaryService(ZeoCoreExecutions executions, SubprocessProviders providers, OllamaClient ollama,
+      ObjectProvider<ChatModel> springAiModel) {
     this.executions = executions;
     this.providers = providers;
     this.ollama = ollama;
+    this.springAiModel = springAiModel;
   }
 
   /** Runs {@code policy} over every target this service knows; the policy's plan picks which run. */
@@ -44,7 +57,16 @@ public class SummaryService {
     SyncExecutionTarget<String> llm = LlmTargets.chatTarget("ollama-local", ollama, messages);
     SyncExecutionTarget<String> local = providers.target("text-stats", text.getBytes(StandardCharsets.UTF_8),
         String.class, SummaryService::summaryLine);
-    return executions.run(policy, Map.of(llm.targetId(), llm, local.targetId(), local));
+    Map<String, SyncExecutionTarget<String>> targets = new LinkedHashMap<>();
+    targets.put(llm.targetId(), llm);
+    targets.put(local.targetId(), local);
+    ChatModel model = springAiModel.getIfUnique();
+    if (model != null) {
+      Prompt prompt = new Prompt(List.of(new SystemMessage("Summarize the user's text in one sentence."),
+          new UserMessage(text)));
+      targets.put("spring-ai-ollama", SpringAiTargets.textTarget("spring-ai-ollama", model, prompt));
+    }
+    return executions.run(policy, targets);
   }
 
   private static String summaryLine(byte[] stdout) {

@@ -1,0 +1,88 @@
+package io.zeocore.autoconfigure.springai;
+
+import io.zeocore.execution.ExecutionMode;
+import io.zeocore.execution.NamedTarget;
+import io.zeocore.springai.SpringAiTargets;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import org.springframework.ai.chat.model.ChatModel;
+import org.springframework.ai.chat.model.ChatResponse;
+import org.springframework.ai.chat.prompt.Prompt;
+import org.springframework.beans.BeansException;
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.beans.factory.support.BeanDefinitionRegistry;
+import org.springframework.beans.factory.support.BeanDefinitionRegistryPostProcessor;
+import org.springframework.beans.factory.support.RootBeanDefinition;
+import org.springframework.boot.context.properties.bind.Bindable;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+import org.springframework.context.EnvironmentAware;
+import org.springframework.core.ResolvableType;
+import org.springframework.core.env.Environment;
+
+/**
+ * Registers one {@link NamedTarget NamedTarget&lt;Prompt, ChatResponse&gt;} bean per chat-model target: those of
+ * {@code zeocore.spring-ai.chat-targets}, or, when none is configured, one per {@code ChatModel} bean. The targets join
+ * the {@link io.zeocore.execution.TargetRegistry}, so a policy's {@code attempt-targets: [ollama, openai]} plans them.
+ */
+final class SpringAiChatTargetRegistrar implements BeanDefinitionRegistryPostProcessor, EnvironmentAware {
+
+  static final String BEAN_NAME_PREFIX = "zeoCoreSpringAiChatTarget.";
+
+  private Environment environment;
+
+  @Override
+  public void setEnvironment(Environment environment) {
+    this.environment = environment;
+  }
+
+  @Override
+  public void postProcessBeanDefinitionRegistry(BeanDefinitionRegistry registry) throws BeansException {
+    if (!(registry instanceof ListableBeanFactory beans)) {
+      return;
+    }
+    Map<String, ZeoCoreSpringAiProperties.ChatTarget> configured = Binder.get(environment)
+        .bind("zeocore.spring-ai.chat-targets",
+            Bindable.mapOf(String.class, ZeoCoreSpringAiProperties.ChatTarget.class))
+        .orElse(Map.of());
+    Map<String, ZeoCoreSpringAiProperties.ChatTarget> targets = new LinkedHashMap<>(configured);
+    if (targets.isEmpty()) {
+      for (String beanName : beans.getBeanNamesForType(ChatModel.class, true, false)) {
+        ZeoCoreSpringAiProperties.ChatTarget target = new ZeoCoreSpringAiProperties.ChatTarget();
+        target.setModel(beanName);
+        targets.putIfAbsent(targetId(beanName), target);
+      }
+    }
+    ResolvableType type = ResolvableType.forClassWithGenerics(NamedTarget.class, Prompt.class, ChatResponse.class);
+    targets.forEach((targetId, target) -> {
+      String property = "zeocore.spring-ai.chat-targets." + targetId + ".model";
+      String model = target.getModel();
+      if (model == null || model.isBlank()) {
+        throw new InvalidConfigurationPropertyValueException(property, model, "name the ChatModel bean to call");
+      }
+      ExecutionMode mode = target.getExecutionMode() != null ? target.getExecutionMode() : ExecutionMode.LIVE;
+      RootBeanDefinition definition = new RootBeanDefinition(NamedTarget.class);
+      definition.setTargetType(type);
+      definition.setInstanceSupplier(() -> target((BeanFactory) registry, targetId, model, mode, property));
+      registry.registerBeanDefinition(BEAN_NAME_PREFIX + targetId, definition);
+    });
+  }
+
+  private static NamedTarget<Prompt, ChatResponse> target(BeanFactory beans, String targetId, String model,
+      ExecutionMode mode, String property) {
+    if (!beans.containsBean(model) || !beans.isTypeMatch(model, ChatModel.class)) {
+      throw new InvalidConfigurationPropertyValueException(property, model, "no ChatModel bean has this name");
+    }
+    return SpringAiTargets.namedChatTarget(targetId, beans.getBean(model, ChatModel.class)).withExecutionMode(mode);
+  }
+
+  /** "ollamaChatModel" → "ollama", "openAiChatModel" → "openai". */
+  static String targetId(String beanName) {
+    String base = beanName.endsWith("ChatModel") && beanName.length() > "ChatModel".length()
+        ? beanName.substring(0, beanName.length() - "ChatModel".length())
+        : beanName;
+    return base.toLowerCase(Locale.ROOT);
+  }
+}
