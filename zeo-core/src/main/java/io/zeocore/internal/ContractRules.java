@@ -1,5 +1,6 @@
 package io.zeocore.internal;
 
+import io.zeocore.InvalidFieldException;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -53,7 +54,7 @@ public final class ContractRules {
 
   public static <T> T required(T value, String field) {
     if (value == null) {
-      throw new IllegalArgumentException(field + " is required");
+      throw new InvalidFieldException(field, "is required");
     }
     return value;
   }
@@ -62,7 +63,7 @@ public final class ContractRules {
   public static String text(String value, String field) {
     required(value, field);
     if (isBlank(value)) {
-      throw new IllegalArgumentException(field + " must not be empty or whitespace only");
+      throw new InvalidFieldException(field, "must not be empty or whitespace only");
     }
     return value;
   }
@@ -79,8 +80,8 @@ public final class ContractRules {
       int type = Character.getType(codePoint);
       if (type == Character.CONTROL || type == Character.FORMAT || type == Character.LINE_SEPARATOR
           || type == Character.PARAGRAPH_SEPARATOR || type == Character.SURROGATE) {
-        throw new IllegalArgumentException(field
-            + " must not contain control, bidirectional, zero-width or line-separator characters");
+        throw new InvalidFieldException(field,
+            "must not contain control, bidirectional, zero-width or line-separator characters");
       }
       i += Character.charCount(codePoint);
     }
@@ -116,7 +117,7 @@ public final class ContractRules {
     List<T> copy = new ArrayList<>(values.size());
     for (T value : values) {
       if (value == null) {
-        throw new IllegalArgumentException(field + " must not contain null");
+        throw new InvalidFieldException(field, "must not contain null");
       }
       copy.add(value);
     }
@@ -128,7 +129,7 @@ public final class ContractRules {
     List<String> copy = list(values, field);
     for (String value : copy) {
       if (isBlank(value)) {
-        throw new IllegalArgumentException(field + " must not contain empty or whitespace-only entries");
+        throw new InvalidFieldException(field, "must not contain empty or whitespace-only entries");
       }
     }
     return copy;
@@ -147,7 +148,7 @@ public final class ContractRules {
   public static String hex64(String value, String field) {
     required(value, field);
     if (!HEX_64.matcher(value).matches()) {
-      throw new IllegalArgumentException(field + " must be exactly 64 lowercase hexadecimal characters");
+      throw new InvalidFieldException(field, "must be exactly 64 lowercase hexadecimal characters");
     }
     return value;
   }
@@ -160,7 +161,7 @@ public final class ContractRules {
   public static String sha256Digest(String value, String field) {
     required(value, field);
     if (!SHA256_DIGEST.matcher(value).matches()) {
-      throw new IllegalArgumentException(field + " must be sha256: followed by 64 lowercase hexadecimal characters");
+      throw new InvalidFieldException(field, "must be sha256: followed by 64 lowercase hexadecimal characters");
     }
     return value;
   }
@@ -176,7 +177,7 @@ public final class ContractRules {
   /** Refuses a normalized error's provider detail ({@code providerDetail} of the error, {@code null} when absent). */
   public static void forbidProviderDetail(String providerDetail) {
     if (providerDetail != null) {
-      throw new IllegalArgumentException("provider_detail is forbidden at the orchestration boundary");
+      throw new InvalidFieldException("provider_detail", "is forbidden at the orchestration boundary");
     }
   }
 }

@@ -1,5 +1,6 @@
 package io.zeocore.internal;
 
+import io.zeocore.InvalidFieldException;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.ArrayList;
@@ -54,7 +55,7 @@ public final class JsonValues {
       }
       return Collections.unmodifiableList(copy);
     }
-    throw new IllegalArgumentException(field + " must hold only JSON values, not " + value.getClass().getName());
+    throw new InvalidFieldException(field, "must hold only JSON values, not " + value.getClass().getName());
   }
 
   private static Map<String, Object> copyObject(Map<?, ?> map, String field, int depth) {
@@ -62,7 +63,7 @@ public final class JsonValues {
     Map<String, Object> copy = new LinkedHashMap<>();
     for (Map.Entry<?, ?> entry : map.entrySet()) {
       if (!(entry.getKey() instanceof String key)) {
-        throw new IllegalArgumentException(field + " must use string keys");
+        throw new InvalidFieldException(field, "must use string keys");
       }
       copy.put(key, value(entry.getValue(), field, depth));
     }
@@ -71,7 +72,7 @@ public final class JsonValues {
 
   private static void requireDepth(int depth, String field) {
     if (depth > MAX_DEPTH) {
-      throw new IllegalArgumentException(field + " nests deeper than " + MAX_DEPTH + " levels");
+      throw new InvalidFieldException(field, "nests deeper than " + MAX_DEPTH + " levels");
     }
   }
 
@@ -82,13 +83,13 @@ public final class JsonValues {
 
   private static Number number(Number number, String field) {
     if (number instanceof Double d && !Double.isFinite(d) || number instanceof Float f && !Float.isFinite(f)) {
-      throw new IllegalArgumentException(field + " must not contain NaN or Infinity");
+      throw new InvalidFieldException(field, "must not contain NaN or Infinity");
     }
     if (number instanceof Integer || number instanceof Long || number instanceof Double || number instanceof Float
         || number instanceof Short || number instanceof Byte || number instanceof BigInteger
         || number instanceof BigDecimal) {
       return number;
     }
-    throw new IllegalArgumentException(field + " must hold only JSON numbers, not " + number.getClass().getName());
+    throw new InvalidFieldException(field, "must hold only JSON numbers, not " + number.getClass().getName());
   }
 }

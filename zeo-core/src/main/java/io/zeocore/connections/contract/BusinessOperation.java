@@ -1,6 +1,7 @@
 package io.zeocore.connections.contract;
 
 import com.fasterxml.jackson.annotation.JsonAnySetter;
+import io.zeocore.InvalidFieldException;
 import io.zeocore.internal.ContractRules;
 import io.zeocore.internal.JsonValues;
 import java.util.ArrayList;
@@ -146,7 +147,7 @@ public record BusinessOperation(
 
   private static void nonEmpty(String value, String field) {
     if (ContractRules.required(value, field).isEmpty()) {
-      throw new IllegalArgumentException(field + " must not be empty");
+      throw new InvalidFieldException(field, "must not be empty");
     }
   }
 

@@ -1,6 +1,7 @@
 package io.zeocore.connections.contract;
 
 import com.fasterxml.jackson.annotation.JsonAnySetter;
+import io.zeocore.InvalidFieldException;
 import io.zeocore.internal.ContractRules;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -74,21 +75,21 @@ public record ConnectorRevision(
     ContractRules.text(providerErrorMappingVersion, "provider_error_mapping_version");
     permittedUpstreamOrigins = ContractRules.list(permittedUpstreamOrigins, "permitted_upstream_origins");
     if (permittedUpstreamOrigins.isEmpty()) {
-      throw new IllegalArgumentException("permitted_upstream_origins must contain at least one origin");
+      throw new InvalidFieldException("permitted_upstream_origins", "must contain at least one origin");
     }
     requiredProviderScopes = ContractRules.list(requiredProviderScopes, "required_provider_scopes");
     operations = ContractRules.list(operations, "operations");
     if (operations.isEmpty()) {
-      throw new IllegalArgumentException("operations must contain at least one operation");
+      throw new InvalidFieldException("operations", "must contain at least one operation");
     }
     if (requestSizeLimitBytes <= 0) {
-      throw new IllegalArgumentException("request_size_limit_bytes must be greater than zero");
+      throw new InvalidFieldException("request_size_limit_bytes", "must be greater than zero");
     }
     if (responseSizeLimitBytes <= 0) {
-      throw new IllegalArgumentException("response_size_limit_bytes must be greater than zero");
+      throw new InvalidFieldException("response_size_limit_bytes", "must be greater than zero");
     }
     if (!(timeoutSeconds > 0) || Double.isInfinite(timeoutSeconds)) {
-      throw new IllegalArgumentException("timeout_seconds must be finite and greater than zero");
+      throw new InvalidFieldException("timeout_seconds", "must be finite and greater than zero");
     }
     ContractRules.required(riskClass, "risk_class");
     conformanceFixtureIds = ContractRules.list(conformanceFixtureIds, "conformance_fixture_ids");

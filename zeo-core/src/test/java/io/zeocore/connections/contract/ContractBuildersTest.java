@@ -8,6 +8,7 @@ import static io.zeocore.connections.contract.ContractFixtures.closedSchema;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.zeocore.InvalidFieldException;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -46,6 +47,19 @@ class ContractBuildersTest {
         .build();
 
     assertThat(built).isEqualTo(ContractFixtures.revision());
+  }
+
+  @Test
+  void aBrokenRuleIsATypedErrorNamingTheWireFieldAndTheRule() {
+    assertThatThrownBy(() -> ConnectorRevision.builder(CONNECTOR, REVISION).provider("stripe")
+        .authentication("api_key", "GET /v1/account", "GET /v1/balance", "header:Authorization")
+        .policies("default", "1").permittedUpstreamOrigin("https://api.stripe.com")
+        .operation(ContractFixtures.refundOperation()).sizeLimits(0, 1).timeout(Duration.ofSeconds(30))
+        .riskClass(RiskClass.HIGH).build())
+        .isInstanceOfSatisfying(InvalidFieldException.class, invalid -> {
+          assertThat(invalid.field()).isEqualTo("request_size_limit_bytes");
+          assertThat(invalid.rule()).isEqualTo("must be greater than zero");
+        }).hasMessage("request_size_limit_bytes must be greater than zero");
   }
 
   @Test
