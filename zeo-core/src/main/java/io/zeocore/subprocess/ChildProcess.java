@@ -1,10 +1,11 @@
 package io.zeocore.subprocess;
 
 import io.zeocore.execution.CancellationToken;
+import io.zeocore.internal.SaturatingDurations;
 import io.zeocore.subprocess.ProcessContainment.Signal;
-import java.io.IOException;
 import java.io.FileInputStream;
 import java.io.FileOutputStream;
+import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
@@ -96,8 +97,8 @@ final class ChildProcess {
     this.handle = process.toHandle();
     this.pid = process.pid();
     this.containment = containment;
-    this.graceNanos = saturatedNanos(invocation.terminationGrace());
-    this.pollNanos = saturatedNanos(invocation.cancellationPoll());
+    this.graceNanos = SaturatingDurations.toNanos(invocation.terminationGrace());
+    this.pollNanos = SaturatingDurations.toNanos(invocation.cancellationPoll());
     this.groupSettled = !containment.usesProcessGroups();
     byte[] input = invocation.inputBytesUnsafe();
     if (input.length == 0) {
@@ -408,13 +409,6 @@ final class ChildProcess {
     }
   }
 
-  private static long saturatedNanos(java.time.Duration duration) {
-    try {
-      return duration.toNanos();
-    } catch (ArithmeticException tooLong) {
-      return Long.MAX_VALUE / 4;
-    }
-  }
 
   /**
    * Reads stdout up to {@code cap} bytes, holding the stream's monitor throughout and closing the stream before

@@ -4,6 +4,7 @@ import io.zeocore.execution.AttemptContext;
 import io.zeocore.execution.AttemptError;
 import io.zeocore.execution.FailureKind;
 import io.zeocore.execution.SyncExecutionTarget;
+import io.zeocore.internal.SaturatingDurations;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -21,8 +22,6 @@ final class SubprocessCall<T> implements SyncExecutionTarget.Invocation<T> {
   private static final Logger log = LoggerFactory.getLogger(SubprocessCall.class);
 
   /** Keeps {@code start + timeout} far from overflow for absurdly long timeouts. */
-  private static final long MAX_TIMEOUT_NANOS = Long.MAX_VALUE / 4;
-
   private final String targetId;
   private final Function<AttemptContext, SubprocessInvocation> invocations;
   private final Class<T> responseType;
@@ -48,7 +47,7 @@ final class SubprocessCall<T> implements SyncExecutionTarget.Invocation<T> {
     if (unusable.isPresent()) {
       throw preDispatch(new IllegalArgumentException(unusable.get()));
     }
-    long timeoutNanos = Math.min(saturatedNanos(context.timeout()), MAX_TIMEOUT_NANOS);
+    long timeoutNanos = SaturatingDurations.toNanos(context.timeout());
     long deadline = System.nanoTime() + timeoutNanos;
     ChildProcess child = spawn(invocation);
     ChildProcess.Ending ending = null;
@@ -141,11 +140,4 @@ final class SubprocessCall<T> implements SyncExecutionTarget.Invocation<T> {
     return new AttemptError(FailureKind.PERMANENT, false, null, cause);
   }
 
-  private static long saturatedNanos(Duration duration) {
-    try {
-      return duration.toNanos();
-    } catch (ArithmeticException tooLong) {
-      return Long.MAX_VALUE;
-    }
-  }
 }
