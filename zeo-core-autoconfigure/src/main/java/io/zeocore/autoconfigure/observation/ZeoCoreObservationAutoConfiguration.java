@@ -13,7 +13,8 @@ import org.springframework.context.annotation.Bean;
 /**
  * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration Auto-configuration} of ZeoCore's Micrometer
  * observations: an {@link ObservingAttemptListener} that the auto-configured {@link ResilientRunner} picks up with its
- * other listeners. Active when Micrometer Observation is on the classpath and an {@link ObservationRegistry} bean
+ * other listeners, and an {@link ObservingEffectListener} that the auto-configured orchestrator and recovery pick up.
+ * Active when Micrometer Observation is on the classpath and an {@link ObservationRegistry} bean
  * exists; nothing is observed otherwise. Replace the conventions with {@link ExecutionObservationConvention} /
  * {@link AttemptObservationConvention} beans; switch observations off with Boot's
  * {@code management.observations.enable.zeocore=false}.
@@ -31,5 +32,11 @@ public final class ZeoCoreObservationAutoConfiguration {
       ObjectProvider<ExecutionObservationConvention> runConvention,
       ObjectProvider<AttemptObservationConvention> attemptConvention) {
     return new ObservingAttemptListener(registry, runConvention.getIfUnique(), attemptConvention.getIfUnique());
+  }
+
+  @Bean
+  @ConditionalOnMissingBean
+  ObservingEffectListener zeoCoreObservingEffectListener(ObservationRegistry registry) {
+    return new ObservingEffectListener(registry);
   }
 }
