@@ -10,6 +10,12 @@ package io.zeocore.execution;
  */
 public interface AttemptListener {
 
+  /**
+   * Called as each attempt begins, on the thread that is about to call its target, right before the call (after the
+   * budget, cancellation and preflight gates). An observation opened here is current while a sync target runs.
+   */
+  default void attemptStarted(ExecutionPolicy policy, AttemptContext context) {}
+
   /** Called as each attempt ends. */
   void attemptFinished(ExecutionPolicy policy, AttemptRecord record);
 

@@ -1,5 +1,8 @@
 package io.zeocore.execution;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonValue;
+
 /**
  * How {@link ResilientRunner#runSync} applies a policy's attempt timeout ({@link ResilientRunner#runAsync} always
  * enforces it by cancelling the attempt's future).
@@ -28,6 +31,7 @@ public enum DeadlineMode {
   }
 
   /** The lowercase wire value, e.g. {@code enforced}. */
+  @JsonValue
   public String wireValue() {
     return wireValue;
   }
@@ -37,6 +41,7 @@ public enum DeadlineMode {
    *
    * @throws IllegalArgumentException naming the accepted values when {@code value} is none of them
    */
+  @JsonCreator
   public static DeadlineMode fromWireValue(String value) {
     return WireValues.parse(DeadlineMode.class, value, DeadlineMode::wireValue);
   }

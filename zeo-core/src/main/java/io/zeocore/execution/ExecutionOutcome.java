@@ -1,5 +1,8 @@
 package io.zeocore.execution;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonValue;
+
 /**
  * The terminal outcome of a run of the {@link ResilientRunner}.
  *
@@ -27,7 +30,18 @@ public enum ExecutionOutcome {
   }
 
   /** The reference's lowercase wire value. */
+  @JsonValue
   public String wireValue() {
     return wireValue;
+  }
+
+  /**
+   * Parses a wire value or, leniently, the constant name (JSON reads go through here).
+   *
+   * @throws IllegalArgumentException naming the accepted values when {@code value} is none of them
+   */
+  @JsonCreator
+  public static ExecutionOutcome fromWireValue(String value) {
+    return WireValues.parse(ExecutionOutcome.class, value, ExecutionOutcome::wireValue);
   }
 }

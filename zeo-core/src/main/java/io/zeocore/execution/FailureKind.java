@@ -1,5 +1,8 @@
 package io.zeocore.execution;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonValue;
+
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.Set;
@@ -40,6 +43,7 @@ public enum FailureKind {
   }
 
   /** The reference's lowercase wire value, e.g. {@code rate_limit}. */
+  @JsonValue
   public String wireValue() {
     return wireValue;
   }
@@ -59,6 +63,7 @@ public enum FailureKind {
    *
    * @throws IllegalArgumentException naming the accepted values when {@code value} is none of them
    */
+  @JsonCreator
   public static FailureKind fromWireValue(String value) {
     return WireValues.parse(FailureKind.class, value, FailureKind::wireValue);
   }

@@ -1,5 +1,8 @@
 package io.zeocore.execution;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonValue;
+
 /**
  * The safety class of an {@link ExecutionPolicy}. Only {@link #READ_ONLY} and {@link #ADVISORY} work may run in the
  * {@link ResilientRunner}; {@link #EFFECTFUL} policies are refused before any call with
@@ -18,6 +21,7 @@ public enum OperationMode {
   }
 
   /** The reference's lowercase wire value, e.g. {@code read_only}. */
+  @JsonValue
   public String wireValue() {
     return wireValue;
   }
@@ -28,6 +32,7 @@ public enum OperationMode {
    *
    * @throws IllegalArgumentException naming the accepted values when {@code value} is none of them
    */
+  @JsonCreator
   public static OperationMode fromWireValue(String value) {
     return WireValues.parse(OperationMode.class, value, OperationMode::wireValue);
   }

@@ -143,6 +143,14 @@ final class Run<T, X extends ExecutionTarget<T>> {
     AttemptContext context = new AttemptContext(n, targetId,
         timeout == attemptNanos ? policy.attemptTimeout() : Duration.ofNanos(timeout), Duration.ofNanos(remaining),
         token);
+    for (AttemptListener listener : listeners) {
+      try {
+        listener.attemptStarted(policy, context);
+      } catch (RuntimeException listenerFailure) {
+        log.warn("AttemptListener {} threw {}; the run continues", listener.getClass().getName(),
+            listenerFailure.getClass().getName());
+      }
+    }
     return new Proceed<>(context, started);
   }
 

@@ -6,6 +6,7 @@ import io.micrometer.core.instrument.Timer;
 import io.zeocore.autoconfigure.execution.AttemptRecordedEvent;
 import io.zeocore.autoconfigure.execution.ExecutionCompletedEvent;
 import io.zeocore.execution.AttemptRecord;
+import java.util.List;
 import java.util.Objects;
 import org.springframework.context.event.EventListener;
 
@@ -17,7 +18,12 @@ import org.springframework.context.event.EventListener;
  *       ({@code succeeded}/{@code failed}) and {@code failure.kind} (the kind's wire value, {@code none} for a
  *       success);</li>
  *   <li>{@code zeocore.execution.duration} (timer of the run's total elapsed time), tags {@code policy} and
- *       {@code outcome} (the terminal outcome's wire value, e.g. {@code failed_safe}).</li>
+ *       {@code outcome} (the terminal outcome's wire value, e.g. {@code failed_safe});</li>
+ *   <li>{@code zeocore.execution.calls} (counter of runs), tags {@code policy} and {@code kind}:
+ *       {@code successful_without_retry} (first attempt succeeded), {@code successful_with_retry} (succeeded after a
+ *       retry or a fallback) or {@code failed};</li>
+ *   <li>{@code zeocore.execution.fallbacks} (counter), tags {@code policy}, {@code from} and {@code to}: each time a
+ *       run moved from one target to another after a failed attempt.</li>
  * </ul>
  * Tag values are configuration names and codes only, so their number is bounded by the configuration.
  */
@@ -27,6 +33,10 @@ public final class ZeoCoreExecutionMetrics {
   public static final String ATTEMPTS = "zeocore.execution.attempts";
   /** Name of the run timer. */
   public static final String DURATION = "zeocore.execution.duration";
+  /** Name of the run counter by kind, as Resilience4j's {@code resilience4j.retry.calls}. */
+  public static final String CALLS = "zeocore.execution.calls";
+  /** Name of the fallback counter (the plan moved from one target to another). */
+  public static final String FALLBACKS = "zeocore.execution.fallbacks";
 
   private final MeterRegistry registry;
 
@@ -57,5 +67,27 @@ public final class ZeoCoreExecutionMetrics {
         .tag("outcome", event.outcome().wireValue())
         .register(registry)
         .record(event.totalElapsed());
+    List<AttemptRecord> attempts = event.attempts();
+    String kind = !event.succeeded() ? "failed"
+        : attempts.size() <= 1 ? "successful_without_retry" : "successful_with_retry";
+    Counter.builder(CALLS)
+        .description("Runs of ZeoCore's runner by kind")
+        .tag("policy", event.policyName())
+        .tag("kind", kind)
+        .register(registry)
+        .increment();
+    for (int i = 1; i < attempts.size(); i++) {
+      String from = attempts.get(i - 1).targetId();
+      String to = attempts.get(i).targetId();
+      if (!from.equals(to)) {
+        Counter.builder(FALLBACKS)
+            .description("Moves of a run from one target to another after a failed attempt")
+            .tag("policy", event.policyName())
+            .tag("from", from)
+            .tag("to", to)
+            .register(registry)
+            .increment();
+      }
+    }
   }
 }

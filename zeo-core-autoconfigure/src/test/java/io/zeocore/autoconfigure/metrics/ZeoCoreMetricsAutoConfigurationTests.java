@@ -56,6 +56,10 @@ class ZeoCoreMetricsAutoConfigurationTests {
           "outcome", "succeeded").timer();
       assertThat(duration.count()).isEqualTo(2);
       assertThat(registry.find(ZeoCoreExecutionMetrics.DURATION).tag("outcome", "exhausted").timer()).isNull();
+      assertThat(registry.get(ZeoCoreExecutionMetrics.CALLS).tags("policy", "lookup", "kind", "successful_with_retry")
+          .counter().count()).isEqualTo(2.0);
+      assertThat(registry.get(ZeoCoreExecutionMetrics.FALLBACKS).tags("policy", "lookup", "from", "primary", "to",
+          "backup").counter().count()).isEqualTo(2.0);
     });
   }
 

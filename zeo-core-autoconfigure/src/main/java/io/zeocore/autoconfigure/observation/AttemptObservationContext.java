@@ -1,0 +1,46 @@
+package io.zeocore.autoconfigure.observation;
+
+import io.micrometer.observation.Observation;
+import io.zeocore.execution.AttemptContext;
+import io.zeocore.execution.AttemptRecord;
+import java.util.Objects;
+
+/**
+ * The {@link Observation.Context} of one attempt, a child of its run's observation: the policy's name, the run's
+ * execution id, the {@link AttemptContext} the target was handed and, once the attempt has ended, its
+ * {@link AttemptRecord} (kinds, codes and timings only).
+ */
+public class AttemptObservationContext extends Observation.Context {
+
+  private final String policyName;
+  private final String executionId;
+  private final AttemptContext attempt;
+  private AttemptRecord record;
+
+  public AttemptObservationContext(String policyName, String executionId, AttemptContext attempt) {
+    this.policyName = Objects.requireNonNull(policyName, "policyName");
+    this.executionId = Objects.requireNonNull(executionId, "executionId");
+    this.attempt = Objects.requireNonNull(attempt, "attempt");
+  }
+
+  public String getPolicyName() {
+    return policyName;
+  }
+
+  public String getExecutionId() {
+    return executionId;
+  }
+
+  public AttemptContext getAttempt() {
+    return attempt;
+  }
+
+  /** The attempt's evidence, {@code null} while it runs. */
+  public AttemptRecord getRecord() {
+    return record;
+  }
+
+  void setRecord(AttemptRecord record) {
+    this.record = record;
+  }
+}

@@ -1,0 +1,42 @@
+package io.zeocore.autoconfigure.observation;
+
+import io.micrometer.common.KeyValues;
+import io.zeocore.execution.AttemptRecord;
+
+/**
+ * The default convention of attempt observations, named {@value #NAME}, children of their run's observation.
+ * Low-cardinality keys: {@code policy}, {@code target} (the planned target id), {@code attempt} (the 1-based number),
+ * {@code outcome} ({@code succeeded}/{@code failed}), {@code failure.kind} (the kind's wire value, {@code none} for a
+ * success) and {@code dispatch.started} ({@code true}/{@code false}: whether the provider may have been reached).
+ * High-cardinality key: {@code execution.id}. Never a value, request, secret, exception text or provider text.
+ */
+public class DefaultAttemptObservationConvention implements AttemptObservationConvention {
+
+  /** The observation's name. */
+  public static final String NAME = "zeocore.execution.attempt";
+
+  @Override
+  public String getName() {
+    return NAME;
+  }
+
+  @Override
+  public String getContextualName(AttemptObservationContext context) {
+    return "zeocore attempt " + context.getAttempt().targetId();
+  }
+
+  @Override
+  public KeyValues getLowCardinalityKeyValues(AttemptObservationContext context) {
+    AttemptRecord record = context.getRecord();
+    return KeyValues.of("policy", context.getPolicyName(), "target", context.getAttempt().targetId(), "attempt",
+        Integer.toString(context.getAttempt().attemptNumber()), "outcome",
+        record != null ? record.outcome().wireValue() : "unknown", "failure.kind",
+        record != null && record.failureKind() != null ? record.failureKind().wireValue() : "none",
+        "dispatch.started", record != null ? Boolean.toString(record.dispatchStarted()) : "unknown");
+  }
+
+  @Override
+  public KeyValues getHighCardinalityKeyValues(AttemptObservationContext context) {
+    return KeyValues.of("execution.id", context.getExecutionId());
+  }
+}

@@ -1,0 +1,102 @@
+package io.zeocore.autoconfigure.observation;
+
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationRegistry;
+import io.zeocore.execution.AttemptContext;
+import io.zeocore.execution.AttemptListener;
+import io.zeocore.execution.AttemptRecord;
+import io.zeocore.execution.ExecutionPolicy;
+import io.zeocore.execution.ResilientExecutionResult;
+import java.util.Objects;
+import java.util.UUID;
+
+/**
+ * The {@link AttemptListener} that turns every run of a {@link io.zeocore.execution.ResilientRunner} into Micrometer
+ * observations: one {@code zeocore.execution} observation per run (started as the run begins, a child of the
+ * observation current on the calling thread, stopped with the result) and one {@code zeocore.execution.attempt}
+ * observation per attempt, an explicit child of its run's observation, so the tree holds for async runs whose attempts
+ * start on the scheduler thread too. Observations carry names and codes only (see the conventions).
+ *
+ * <p>The listener opens no scope: it cannot close one on the thread that opened it when an async attempt ends on
+ * another thread.
+ */
+public final class ObservingAttemptListener implements AttemptListener {
+
+  private static final ExecutionObservationConvention DEFAULT_RUN = new DefaultExecutionObservationConvention();
+  private static final AttemptObservationConvention DEFAULT_ATTEMPT = new DefaultAttemptObservationConvention();
+
+  private final ObservationRegistry registry;
+  private final ExecutionObservationConvention runConvention;
+  private final AttemptObservationConvention attemptConvention;
+
+  /** A listener with the default conventions. */
+  public ObservingAttemptListener(ObservationRegistry registry) {
+    this(registry, null, null);
+  }
+
+  /**
+   * @param runConvention the run convention replacing the default, or {@code null}
+   * @param attemptConvention the attempt convention replacing the default, or {@code null}
+   */
+  public ObservingAttemptListener(ObservationRegistry registry, ExecutionObservationConvention runConvention,
+      AttemptObservationConvention attemptConvention) {
+    this.registry = Objects.requireNonNull(registry, "registry");
+    this.runConvention = runConvention;
+    this.attemptConvention = attemptConvention;
+  }
+
+  /** Runs that did not go through {@link #forRun} are not observed. */
+  @Override
+  public void attemptFinished(ExecutionPolicy policy, AttemptRecord record) {}
+
+  @Override
+  public AttemptListener forRun(ExecutionPolicy policy) {
+    if (registry.isNoop()) {
+      return this;
+    }
+    ExecutionObservationContext context = new ExecutionObservationContext(policy.name(),
+        UUID.randomUUID().toString());
+    Observation observation = Observation.createNotStarted(runConvention, DEFAULT_RUN, () -> context, registry)
+        .start();
+    return new RunObserver(context, observation);
+  }
+
+  private final class RunObserver implements AttemptListener {
+
+    private final ExecutionObservationContext context;
+    private final Observation run;
+    private Observation attempt;
+    private AttemptObservationContext attemptContext;
+
+    RunObserver(ExecutionObservationContext context, Observation run) {
+      this.context = context;
+      this.run = run;
+    }
+
+    @Override
+    public void attemptStarted(ExecutionPolicy policy, AttemptContext started) {
+      AttemptObservationContext next = new AttemptObservationContext(context.getPolicyName(),
+          context.getExecutionId(), started);
+      attemptContext = next;
+      attempt = Observation.createNotStarted(attemptConvention, DEFAULT_ATTEMPT, () -> next, registry)
+          .parentObservation(run)
+          .start();
+    }
+
+    @Override
+    public void attemptFinished(ExecutionPolicy policy, AttemptRecord record) {
+      Observation ended = attempt;
+      if (ended != null) {
+        attemptContext.setRecord(record);
+        attempt = null;
+        ended.stop();
+      }
+    }
+
+    @Override
+    public void runFinished(ExecutionPolicy policy, ResilientExecutionResult<?> result) {
+      context.setResult(result);
+      run.stop();
+    }
+  }
+}

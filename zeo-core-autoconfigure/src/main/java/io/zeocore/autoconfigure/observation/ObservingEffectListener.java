@@ -1,0 +1,85 @@
+package io.zeocore.autoconfigure.observation;
+
+import io.micrometer.common.KeyValues;
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationConvention;
+import io.micrometer.observation.ObservationRegistry;
+import io.zeocore.connections.contract.EffectExecution;
+import io.zeocore.connections.contract.EffectState;
+import io.zeocore.connections.effect.EffectListener;
+import java.util.Locale;
+import java.util.Objects;
+
+/**
+ * The {@link EffectListener} that records every committed effect transition as a short {@value #NAME} observation,
+ * a child of the observation current on the committing thread (the caller of {@code EffectOrchestrator.execute} or a
+ * recovery sweep). Low-cardinality keys: {@code operation} (the operation id), {@code state} (the state reached, lower
+ * case, e.g. {@code ambiguous}) and {@code previous.state} ({@code none} for a creation); high-cardinality key:
+ * {@code effect.execution.id}. Ids, states and codes only: never a request body, secret or provider text.
+ */
+public final class ObservingEffectListener implements EffectListener {
+
+  /** The observation's name. */
+  public static final String NAME = "zeocore.effect.transition";
+
+  private static final Convention DEFAULT = new Convention();
+
+  private final ObservationRegistry registry;
+
+  public ObservingEffectListener(ObservationRegistry registry) {
+    this.registry = Objects.requireNonNull(registry, "registry");
+  }
+
+  @Override
+  public void transitionRecorded(EffectExecution execution, EffectState previousState) {
+    TransitionContext context = new TransitionContext(execution, previousState);
+    Observation.createNotStarted(null, DEFAULT, () -> context, registry).start().stop();
+  }
+
+  /** The context of one committed transition. */
+  public static final class TransitionContext extends Observation.Context {
+
+    private final EffectExecution execution;
+    private final EffectState previousState;
+
+    TransitionContext(EffectExecution execution, EffectState previousState) {
+      this.execution = execution;
+      this.previousState = previousState;
+    }
+
+    public EffectExecution getExecution() {
+      return execution;
+    }
+
+    /** The state left, {@code null} for a creation. */
+    public EffectState getPreviousState() {
+      return previousState;
+    }
+  }
+
+  private static final class Convention implements ObservationConvention<TransitionContext> {
+
+    @Override
+    public String getName() {
+      return NAME;
+    }
+
+    @Override
+    public boolean supportsContext(Observation.Context context) {
+      return context instanceof TransitionContext;
+    }
+
+    @Override
+    public KeyValues getLowCardinalityKeyValues(TransitionContext context) {
+      EffectState previous = context.getPreviousState();
+      return KeyValues.of("operation", context.getExecution().operationId().value(), "state",
+          context.getExecution().state().name().toLowerCase(Locale.ROOT), "previous.state",
+          previous != null ? previous.name().toLowerCase(Locale.ROOT) : "none");
+    }
+
+    @Override
+    public KeyValues getHighCardinalityKeyValues(TransitionContext context) {
+      return KeyValues.of("effect.execution.id", context.getExecution().executionId().value());
+    }
+  }
+}

@@ -1,0 +1,42 @@
+package io.zeocore.autoconfigure.observation;
+
+import io.micrometer.observation.ObservationRegistry;
+import io.zeocore.autoconfigure.execution.ZeoCoreExecutionAutoConfiguration;
+import io.zeocore.execution.ResilientRunner;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration Auto-configuration} of ZeoCore's Micrometer
+ * observations: an {@link ObservingAttemptListener} that the auto-configured {@link ResilientRunner} picks up with its
+ * other listeners, and an {@link ObservingEffectListener} that the auto-configured orchestrator and recovery pick up.
+ * Active when Micrometer Observation is on the classpath and an {@link ObservationRegistry} bean
+ * exists; nothing is observed otherwise. Replace the conventions with {@link ExecutionObservationConvention} /
+ * {@link AttemptObservationConvention} beans; switch observations off with Boot's
+ * {@code management.observations.enable.zeocore=false}.
+ */
+@AutoConfiguration(
+    afterName = "org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration",
+    before = ZeoCoreExecutionAutoConfiguration.class)
+@ConditionalOnClass({ObservationRegistry.class, ResilientRunner.class})
+@ConditionalOnBean(ObservationRegistry.class)
+public final class ZeoCoreObservationAutoConfiguration {
+
+  @Bean
+  @ConditionalOnMissingBean
+  ObservingAttemptListener zeoCoreObservingAttemptListener(ObservationRegistry registry,
+      ObjectProvider<ExecutionObservationConvention> runConvention,
+      ObjectProvider<AttemptObservationConvention> attemptConvention) {
+    return new ObservingAttemptListener(registry, runConvention.getIfUnique(), attemptConvention.getIfUnique());
+  }
+
+  @Bean
+  @ConditionalOnMissingBean
+  ObservingEffectListener zeoCoreObservingEffectListener(ObservationRegistry registry) {
+    return new ObservingEffectListener(registry);
+  }
+}
