@@ -56,13 +56,39 @@ public final class Pg {
     return "zeocore_rel_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
   }
 
-  /** A store (another "instance": its own data source) on {@code schema}, migrating it if needed. */
+  /**
+   * A store (another "instance": its own pool of at most 8 connections) on {@code schema}, migrating it if needed. The
+   * pool is closed with the store's JVM (tests open few).
+   */
   public static JdbcConnectionStore store(String schema) {
-    return JdbcConnectionStore.builder().dataSource(dataSource(), io.zeocore.connections.store.Dialect.POSTGRESQL)
+    return store(schema, dataSource());
+  }
+
+  public static JdbcConnectionStore store(String schema, DataSource unpooled) {
+    com.zaxxer.hikari.HikariConfig config = new com.zaxxer.hikari.HikariConfig();
+    config.setDataSource(unpooled);
+    config.setMaximumPoolSize(8);
+    config.setMinimumIdle(0);
+    config.setIdleTimeout(10_000);
+    com.zaxxer.hikari.HikariDataSource pool = new com.zaxxer.hikari.HikariDataSource(config);
+    POOLS.add(pool);
+    return JdbcConnectionStore.builder().dataSource(pool, io.zeocore.connections.store.Dialect.POSTGRESQL)
         .schema(schema).build();
   }
 
+  private static final java.util.List<com.zaxxer.hikari.HikariDataSource> POOLS =
+      java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+
+  /** Closes every pool opened so far (before dropping schemas, so no session holds them). */
+  public static void closePools() {
+    synchronized (POOLS) {
+      POOLS.forEach(com.zaxxer.hikari.HikariDataSource::close);
+      POOLS.clear();
+    }
+  }
+
   public static void drop(String schema) {
+    closePools();
     try (Connection connection = dataSource().getConnection(); Statement statement = connection.createStatement()) {
       statement.execute("DROP SCHEMA IF EXISTS " + schema + " CASCADE");
     } catch (SQLException e) {
