@@ -1,6 +1,7 @@
 package io.zeocore.capability;
 
 import io.zeocore.execution.CancellationToken;
+import io.zeocore.internal.SaturatingDurations;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
@@ -27,7 +28,7 @@ public final class CapabilityContext {
       throw new IllegalArgumentException("timeout must be a positive duration");
     }
     this.timeout = timeout;
-    this.deadlineNanos = timeout == null ? 0 : System.nanoTime() + saturatedNanos(timeout);
+    this.deadlineNanos = timeout == null ? 0 : System.nanoTime() + SaturatingDurations.toNanos(timeout);
   }
 
   /** A context whose deadline is {@code timeout} from now. */
@@ -73,13 +74,6 @@ public final class CapabilityContext {
     return timeout != null && deadlineNanos - System.nanoTime() <= 0;
   }
 
-  private static long saturatedNanos(Duration value) {
-    try {
-      return value.toNanos();
-    } catch (ArithmeticException tooLong) {
-      return Long.MAX_VALUE / 2;
-    }
-  }
 
   @Override
   public String toString() {

@@ -1,5 +1,6 @@
 package io.zeocore.execution;
 
+import io.zeocore.internal.RetryAfterHeader;
 import java.io.InterruptedIOException;
 import java.lang.reflect.Method;
 import java.net.ConnectException;
@@ -11,12 +12,9 @@ import java.net.http.HttpTimeoutException;
 import java.nio.channels.UnresolvedAddressException;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.ZonedDateTime;
-import java.time.format.DateTimeFormatter;
-import java.time.format.DateTimeParseException;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.TimeoutException;
+import org.jspecify.annotations.Nullable;
 
 /**
  * {@link ExceptionClassifier#defaults()}. Spring's HTTP response exceptions are recognized by class name and read
@@ -25,9 +23,6 @@ import java.util.concurrent.TimeoutException;
 final class DefaultExceptionClassifier implements ExceptionClassifier {
 
   static final DefaultExceptionClassifier INSTANCE = new DefaultExceptionClassifier(Clock.systemUTC());
-
-  /** Larger Retry-After values are clamped: any of them outlasts every sane budget, and this one fits in nanos. */
-  static final Duration MAX_RETRY_AFTER = Duration.ofSeconds(Integer.MAX_VALUE);
 
   private static final String[] HTTP_RESPONSE_EXCEPTIONS = {
       "org.springframework.web.client.RestClientResponseException",
@@ -80,7 +75,7 @@ final class DefaultExceptionClassifier implements ExceptionClassifier {
     if (reader != StatusReader.NONE) {
       int status = reader.status(error);
       if (status > 0) {
-        FailureKind kind = kindOfStatus(status);
+        FailureKind kind = FailureKind.ofHttpStatus(status);
         Duration retryAfter = kind == FailureKind.RATE_LIMIT ? parseRetryAfter(reader.retryAfter(error)) : null;
         return new FailureClassification(kind, true, retryAfter);
       }
@@ -88,46 +83,9 @@ final class DefaultExceptionClassifier implements ExceptionClassifier {
     return null;
   }
 
-  /** The status mapping of ZeoCore's LLM clients. */
-  static FailureKind kindOfStatus(int status) {
-    if (status == 429) {
-      return FailureKind.RATE_LIMIT;
-    }
-    if (status == 401 || status == 403) {
-      return FailureKind.AUTHENTICATION;
-    }
-    if (status == 408 || status == 504) {
-      return FailureKind.TIMEOUT;
-    }
-    if (status >= 500 && status <= 599) {
-      return FailureKind.TRANSIENT;
-    }
-    return FailureKind.PERMANENT;
-  }
-
   /** {@code Retry-After} as delay-seconds or an HTTP date (a date in the past is zero); {@code null} otherwise. */
-  Duration parseRetryAfter(String header) {
-    if (header == null) {
-      return null;
-    }
-    String value = header.trim();
-    if (value.isEmpty()) {
-      return null;
-    }
-    if (value.chars().allMatch(c -> c >= '0' && c <= '9')) {
-      return value.length() > 10 ? MAX_RETRY_AFTER : clamp(Duration.ofSeconds(Long.parseLong(value)));
-    }
-    try {
-      Instant date = ZonedDateTime.parse(value, DateTimeFormatter.RFC_1123_DATE_TIME).toInstant();
-      Duration delay = Duration.between(clock.instant(), date);
-      return delay.isNegative() ? Duration.ZERO : clamp(delay);
-    } catch (DateTimeParseException notADate) {
-      return null;
-    }
-  }
-
-  private static Duration clamp(Duration delay) {
-    return delay.compareTo(MAX_RETRY_AFTER) > 0 ? MAX_RETRY_AFTER : delay;
+  @Nullable Duration parseRetryAfter(@Nullable String header) {
+    return RetryAfterHeader.parse(header, clock);
   }
 
   /** Reads {@code getStatusCode().value()} and the {@code Retry-After} response header of one exception class. */

@@ -26,18 +26,4 @@ final class Durations {
     }
     return value;
   }
-
-  /** Converts nanoseconds to a Duration, saturating at zero for negative values. */
-  static Duration ofNanosAtLeastZero(long nanos) {
-    return nanos <= 0 ? Duration.ZERO : Duration.ofNanos(nanos);
-  }
-
-  /** Nanoseconds of a duration, saturating at {@link Long#MAX_VALUE} for very long durations. */
-  static long toNanosSaturated(Duration value) {
-    try {
-      return value.toNanos();
-    } catch (ArithmeticException overflow) {
-      return value.isNegative() ? Long.MIN_VALUE : Long.MAX_VALUE;
-    }
-  }
 }

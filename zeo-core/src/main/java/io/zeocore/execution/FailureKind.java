@@ -62,4 +62,26 @@ public enum FailureKind {
   public static FailureKind fromWireValue(String value) {
     return WireValues.parse(FailureKind.class, value, FailureKind::wireValue);
   }
+
+  /**
+   * The kind of a failed HTTP exchange by its status alone, as ZeoCore's LLM clients and its default
+   * {@link ExceptionClassifier} classify Spring's HTTP client exceptions: 429 {@link #RATE_LIMIT}, 401 and 403
+   * {@link #AUTHENTICATION}, 408 and 504 {@link #TIMEOUT}, every other 5xx {@link #TRANSIENT}, anything else
+   * {@link #PERMANENT}.
+   */
+  public static FailureKind ofHttpStatus(int status) {
+    if (status == 429) {
+      return RATE_LIMIT;
+    }
+    if (status == 401 || status == 403) {
+      return AUTHENTICATION;
+    }
+    if (status == 408 || status == 504) {
+      return TIMEOUT;
+    }
+    if (status >= 500 && status <= 599) {
+      return TRANSIENT;
+    }
+    return PERMANENT;
+  }
 }

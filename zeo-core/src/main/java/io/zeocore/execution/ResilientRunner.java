@@ -1,5 +1,6 @@
 package io.zeocore.execution;
 
+import io.zeocore.internal.SaturatingDurations;
 import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -201,7 +202,7 @@ public final class ResilientRunner {
     ExecutorService workers = deadlineWorkers != null ? deadlineWorkers : DeadlineWorkers.INSTANCE;
     SyncExecutionTarget.Invocation<T> invocation = target.invocation();
     Future<T> future = workers.submit(() -> invocation.invoke(context));
-    long waitUntil = System.nanoTime() + Durations.toNanosSaturated(context.timeout());
+    long waitUntil = System.nanoTime() + SaturatingDurations.toNanos(context.timeout());
     try {
       while (true) {
         long left = waitUntil - System.nanoTime();

@@ -1,5 +1,6 @@
 package io.zeocore.execution;
 
+import io.zeocore.internal.SaturatingDurations;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -38,8 +39,8 @@ final class Run<T, X extends ExecutionTarget<T>> {
     this.jitter = jitter;
     this.classifier = classifier;
     this.listeners = listeners;
-    this.totalNanos = Durations.toNanosSaturated(policy.totalTimeout());
-    this.attemptNanos = Durations.toNanosSaturated(policy.attemptTimeout());
+    this.totalNanos = SaturatingDurations.toNanos(policy.totalTimeout());
+    this.attemptNanos = SaturatingDurations.toNanos(policy.attemptTimeout());
     this.attempts = new ArrayList<>(Math.min(policy.maxAttempts(), 10));
   }
 
@@ -105,7 +106,7 @@ final class Run<T, X extends ExecutionTarget<T>> {
 
   ResilientExecutionResult<T> cancelled(long elapsedNanos) {
     return finish(ResilientExecutionResult.terminal(ExecutionOutcome.CANCELLED, attempts, null,
-        MachineCodes.CANCELLED, Durations.ofNanosAtLeastZero(elapsedNanos)));
+        MachineCodes.CANCELLED, SaturatingDurations.ofNanosAtLeastZero(elapsedNanos)));
   }
 
   /** What an attempt position decided before calling its target. */
@@ -197,7 +198,7 @@ final class Run<T, X extends ExecutionTarget<T>> {
     if (!policy.isRetryable(failure.kind()) || n >= policy.maxAttempts()) {
       return -1;
     }
-    long delay = Durations.toNanosSaturated(policy.backoffAfter(n));
+    long delay = SaturatingDurations.toNanos(policy.backoffAfter(n));
     if (policy.jitterFraction() != 0) {
       double u = Math.min(1.0, Math.max(0.0, jitter.next()));
       if (Double.isNaN(u)) {
@@ -207,7 +208,7 @@ final class Run<T, X extends ExecutionTarget<T>> {
       delay = (long) Math.min(Long.MAX_VALUE, Math.round(delay * factor));
     }
     if (failure.retryAfter() != null) {
-      delay = Math.max(delay, Durations.toNanosSaturated(failure.retryAfter()));
+      delay = Math.max(delay, SaturatingDurations.toNanos(failure.retryAfter()));
     }
     return delay >= remainingAfter ? -1 : delay;
   }
@@ -247,7 +248,7 @@ final class Run<T, X extends ExecutionTarget<T>> {
   }
 
   long pollNanos() {
-    return Durations.toNanosSaturated(policy.cancellationPoll());
+    return SaturatingDurations.toNanos(policy.cancellationPoll());
   }
 
   long nowNanos() {

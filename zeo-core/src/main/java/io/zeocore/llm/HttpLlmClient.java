@@ -2,6 +2,7 @@ package io.zeocore.llm;
 
 import io.zeocore.InvalidFieldException;
 import io.zeocore.execution.CancellationToken;
+import io.zeocore.internal.SaturatingDurations;
 import java.net.ConnectException;
 import java.net.NoRouteToHostException;
 import java.net.URI;
@@ -149,7 +150,7 @@ abstract class HttpLlmClient implements LlmClient {
 
   private HttpResponse<byte[]> exchange(HttpRequest request, Duration timeout, CancellationToken cancellation)
       throws LlmCallException, InterruptedException {
-    long deadline = System.nanoTime() + saturatedNanos(timeout);
+    long deadline = System.nanoTime() + SaturatingDurations.toNanos(timeout);
     boolean polling = cancellation != CancellationToken.never();
     CompletableFuture<HttpResponse<byte[]>> pending;
     try {
@@ -296,11 +297,4 @@ abstract class HttpLlmClient implements LlmClient {
     }
   }
 
-  private static long saturatedNanos(Duration value) {
-    try {
-      return value.toNanos();
-    } catch (ArithmeticException tooLong) {
-      return Long.MAX_VALUE / 2;
-    }
-  }
 }

@@ -1,5 +1,6 @@
 package io.zeocore.llm;
 
+import io.zeocore.execution.Sleeper;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -11,22 +12,12 @@ import java.util.Objects;
  * @param retryCount how many retries follow the first call; at most {@code retryCount + 1} calls, at least 0
  * @param initialDelay the first delay, not negative; each later delay doubles
  * @param maxDelay the cap of a delay, not negative
- * @param sleeper how the loop waits
+ * @param sleeper how the loop waits (the runner's own {@link Sleeper} type)
  */
 public record LegacyRetry(int retryCount, Duration initialDelay, Duration maxDelay, Sleeper sleeper) {
 
   private static final LegacyRetry DEFAULTS =
-      new LegacyRetry(3, Duration.ofSeconds(1), Duration.ofSeconds(30), Sleeper.THREAD_SLEEP);
-
-  /** How the legacy loop waits between calls. */
-  @FunctionalInterface
-  public interface Sleeper {
-
-    /** {@link Thread#sleep(long, int)}. */
-    Sleeper THREAD_SLEEP = delay -> Thread.sleep(delay.toMillis(), delay.toNanosPart() % 1_000_000);
-
-    void sleep(Duration delay) throws InterruptedException;
-  }
+      new LegacyRetry(3, Duration.ofSeconds(1), Duration.ofSeconds(30), Sleeper.system());
 
   public LegacyRetry {
     if (retryCount < 0) {

@@ -103,7 +103,7 @@ public final class LlmTargets {
 
   static AttemptError toAttemptError(LlmCallException failure) {
     return switch (failure.reason()) {
-      case HTTP_STATUS -> new AttemptError(kindOfStatus(failure.status().orElse(0)), true,
+      case HTTP_STATUS -> new AttemptError(FailureKind.ofHttpStatus(failure.status().orElse(0)), true,
           failure.retryAfter().orElse(null), failure);
       case CONNECT_FAILED -> new AttemptError(FailureKind.TRANSIENT, false, null, failure);
       case TIMEOUT -> new AttemptError(FailureKind.TIMEOUT, failure.requestSent(), null, failure);
@@ -112,22 +112,5 @@ public final class LlmTargets {
       case CANCELLED -> new AttemptError(FailureKind.CANCELLED, failure.requestSent(), null, failure);
       case CONFIGURATION -> new AttemptError(FailureKind.PERMANENT, false, null, failure);
     };
-  }
-
-  /** The reference's status mapping. */
-  static FailureKind kindOfStatus(int status) {
-    if (status == 429) {
-      return FailureKind.RATE_LIMIT;
-    }
-    if (status == 401 || status == 403) {
-      return FailureKind.AUTHENTICATION;
-    }
-    if (status == 408 || status == 504) {
-      return FailureKind.TIMEOUT;
-    }
-    if (status >= 500 && status <= 599) {
-      return FailureKind.TRANSIENT;
-    }
-    return FailureKind.PERMANENT;
   }
 }

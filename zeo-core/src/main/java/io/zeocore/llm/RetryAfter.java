@@ -1,20 +1,18 @@
 package io.zeocore.llm;
 
+import io.zeocore.internal.RetryAfterHeader;
 import java.net.http.HttpHeaders;
-import java.time.InstantSource;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.ZonedDateTime;
-import java.time.format.DateTimeFormatter;
-import java.time.format.DateTimeParseException;
+import java.time.InstantSource;
 import java.util.Optional;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /** Parses a response's requested retry delay. */
 final class RetryAfter {
 
   /** Larger values are clamped: any of them outlasts every sane budget, and this one still fits in nanoseconds. */
-  static final Duration MAX = Duration.ofSeconds(Integer.MAX_VALUE);
+  static final Duration MAX = RetryAfterHeader.MAX;
 
   private static final Pattern MILLIS = Pattern.compile("[0-9]{1,15}(\\.[0-9]{1,9})?");
 
@@ -36,24 +34,8 @@ final class RetryAfter {
     return headers.firstValue("retry-after").map(value -> parseRetryAfter(value.trim(), clock)).orElse(null);
   }
 
-  static Duration parseRetryAfter(String value, InstantSource clock) {
-    if (value.isEmpty()) {
-      return null;
-    }
-    if (isDigits(value)) {
-      // a very long digit string overflows long: it is then certainly beyond MAX
-      if (value.length() > 10) {
-        return MAX;
-      }
-      return clamp(Duration.ofSeconds(Long.parseLong(value)));
-    }
-    try {
-      Instant date = ZonedDateTime.parse(value, DateTimeFormatter.RFC_1123_DATE_TIME).toInstant();
-      Duration delay = Duration.between(clock.instant(), date);
-      return delay.isNegative() ? Duration.ZERO : clamp(delay);
-    } catch (DateTimeParseException notADate) {
-      return null;
-    }
+  static @Nullable Duration parseRetryAfter(String value, InstantSource clock) {
+    return RetryAfterHeader.parse(value, clock);
   }
 
   private static Duration parseMillis(String value) {
@@ -62,19 +44,5 @@ final class RetryAfter {
     }
     double nanos = Double.parseDouble(value) * 1_000_000d;
     return nanos >= MAX.toNanos() ? MAX : Duration.ofNanos((long) nanos);
-  }
-
-  private static Duration clamp(Duration delay) {
-    return delay.compareTo(MAX) > 0 ? MAX : delay;
-  }
-
-  private static boolean isDigits(String value) {
-    for (int i = 0; i < value.length(); i++) {
-      char c = value.charAt(i);
-      if (c < '0' || c > '9') {
-        return false;
-      }
-    }
-    return true;
   }
 }

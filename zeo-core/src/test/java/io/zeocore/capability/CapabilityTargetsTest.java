@@ -159,12 +159,13 @@ class CapabilityTargetsTest {
     SettableCancellationToken token = new SettableCancellationToken();
     BoundCapability<Lookup, Stock> patient = stock(EffectKind.READ).handler((request, context) -> {
       seen.add(context);
+      // the host cancels once the handler is running, however loaded the machine is
+      CompletableFuture.delayedExecutor(20, TimeUnit.MILLISECONDS).execute(token::cancel);
       while (!context.isCancelled()) {
         Thread.sleep(5);
       }
       throw CapabilityException.cancelled();
     }).build();
-    CompletableFuture.delayedExecutor(100, TimeUnit.MILLISECONDS).execute(token::cancel);
 
     ResilientExecutionResult<CapabilityResult<Stock>> result = runner.runSync(policy("stock", "stock").build(),
         Map.of("stock", CapabilityTargets.sync("stock", patient, REQUEST)), token);

@@ -58,10 +58,11 @@ public final class ZeoCoreExecutionAutoConfiguration {
   @Bean
   @ConditionalOnMissingBean
   ResilientRunner zeoCoreResilientRunner(ObjectProvider<ExceptionClassifier> classifier,
-      ObjectProvider<AttemptListener> listeners) {
+      ObjectProvider<AttemptListener> listeners, ObjectProvider<ResilientRunnerCustomizer> customizers) {
     ResilientRunner.Builder runner = ResilientRunner.builder()
         .exceptionClassifier(classifier.getIfAvailable(ExceptionClassifier::defaults));
     listeners.orderedStream().forEach(runner::listener);
+    customizers.orderedStream().forEach(customizer -> customizer.customize(runner));
     return runner.build();
   }
 

@@ -18,6 +18,7 @@ import io.zeocore.execution.ResilientRunner;
 import io.zeocore.execution.SyncExecutionTarget;
 import java.io.IOException;
 import java.net.ConnectException;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -111,6 +112,46 @@ class OwnTargetsAutoConfigurationTests {
           assertThat(context.getBean(ResilientRunner.class).exceptionClassifier())
               .isSameAs(context.getBean(ExceptionClassifier.class));
         });
+  }
+
+  @Test
+  void runnerCustomizersShapeTheRunnerInOrder() {
+    List<Duration> slept = new CopyOnWriteArrayList<>();
+    List<String> order = new CopyOnWriteArrayList<>();
+    contextRunner
+        .withBean("second", ResilientRunnerCustomizer.class, () -> new OrderedRunnerCustomizer(2,
+            builder -> order.add("second")))
+        .withBean("first", ResilientRunnerCustomizer.class, () -> new OrderedRunnerCustomizer(1, builder -> {
+          order.add("first");
+          builder.sleeper(delay -> {
+            slept.add(delay);
+            Thread.sleep(delay.toMillis(), delay.toNanosPart() % 1_000_000);
+          });
+        }))
+        .withPropertyValues(P + "p.attempt-targets=refused,spare", P + "p.backoff=50ms").run(context -> {
+          SyncExecutionTarget<String> refused = SyncExecutionTarget.of("refused", String.class, c -> {
+            throw new java.net.ConnectException("connection refused");
+          });
+          ResilientExecutionResult<String> result = context.getBean(ZeoCoreExecutions.class)
+              .run("p", Map.of("refused", refused, "spare", SPARE));
+          assertThat(result.value()).isEqualTo("spare");
+          assertThat(order).containsExactly("first", "second");
+          assertThat(slept).isNotEmpty();
+        });
+  }
+
+  private record OrderedRunnerCustomizer(int order, ResilientRunnerCustomizer delegate)
+      implements ResilientRunnerCustomizer, org.springframework.core.Ordered {
+
+    @Override
+    public void customize(ResilientRunner.Builder builder) {
+      delegate.customize(builder);
+    }
+
+    @Override
+    public int getOrder() {
+      return order;
+    }
   }
 
   @Test

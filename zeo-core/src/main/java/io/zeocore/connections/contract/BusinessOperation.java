@@ -3,6 +3,7 @@ package io.zeocore.connections.contract;
 import com.fasterxml.jackson.annotation.JsonAnySetter;
 import io.zeocore.internal.ContractRules;
 import io.zeocore.internal.JsonValues;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import tools.jackson.databind.PropertyNamingStrategies;
@@ -56,6 +57,91 @@ public record BusinessOperation(
     redactionPaths = ContractRules.list(redactionPaths, "redaction_paths");
     ContractRules.required(idempotencyMode, "idempotency_mode");
     reconciliationStrategy = ContractRules.blankToNull(reconciliationStrategy);
+  }
+
+  /**
+   * A builder for an operation written by hand: no secret bindings, redaction paths, reconciliation strategy or
+   * resource argument unless set. {@link Builder#build()} applies the record's rules.
+   */
+  public static Builder builder(OperationId operationId, EffectKind effect) {
+    return new Builder(operationId, effect);
+  }
+
+  /** Builds a {@link BusinessOperation} by field name instead of 12 positions. Not thread-safe. */
+  public static final class Builder {
+
+    private final OperationId operationId;
+    private final EffectKind effect;
+    private Map<String, Object> requestSchema;
+    private Map<String, Object> responseSchema;
+    private String allowedOrigin;
+    private String method;
+    private String pathTemplate;
+    private final List<String> secretBindings = new ArrayList<>();
+    private final List<String> redactionPaths = new ArrayList<>();
+    private IdempotencyMode idempotencyMode;
+    private String reconciliationStrategy;
+    private String resourceArgument;
+
+    private Builder(OperationId operationId, EffectKind effect) {
+      this.operationId = operationId;
+      this.effect = effect;
+    }
+
+    /** The closed JSON schemas of the request body and of the response. */
+    public Builder schemas(Map<String, Object> requestSchema, Map<String, Object> responseSchema) {
+      this.requestSchema = requestSchema;
+      this.responseSchema = responseSchema;
+      return this;
+    }
+
+    /** Where the operation goes: its single upstream origin, HTTP method and path template. */
+    public Builder endpoint(String allowedOrigin, String method, String pathTemplate) {
+      this.allowedOrigin = allowedOrigin;
+      this.method = method;
+      this.pathTemplate = pathTemplate;
+      return this;
+    }
+
+    /** Adds the name of a secret the dispatcher injects. */
+    public Builder secretBinding(String name) {
+      secretBindings.add(name);
+      return this;
+    }
+
+    /** Adds a response path redacted before anything is kept. */
+    public Builder redactionPath(String path) {
+      redactionPaths.add(path);
+      return this;
+    }
+
+    /** How idempotency is achieved. */
+    public Builder idempotencyMode(IdempotencyMode idempotencyMode) {
+      this.idempotencyMode = idempotencyMode;
+      return this;
+    }
+
+    /** How an ambiguous effect is inspected; required for every effect kind but {@code read}. */
+    public Builder reconciliationStrategy(String reconciliationStrategy) {
+      this.reconciliationStrategy = reconciliationStrategy;
+      return this;
+    }
+
+    /** The request property that selects a business resource. */
+    public Builder resourceArgument(String resourceArgument) {
+      this.resourceArgument = resourceArgument;
+      return this;
+    }
+
+    /**
+     * The operation.
+     *
+     * @throws IllegalArgumentException naming the first field (by its wire name) that breaks a rule
+     */
+    public BusinessOperation build() {
+      return new BusinessOperation(operationId, effect, requestSchema, responseSchema, allowedOrigin, method,
+          pathTemplate, secretBindings, redactionPaths, idempotencyMode, reconciliationStrategy, resourceArgument);
+    }
   }
 
   private static void nonEmpty(String value, String field) {

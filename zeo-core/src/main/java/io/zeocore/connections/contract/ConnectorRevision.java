@@ -3,6 +3,7 @@ package io.zeocore.connections.contract;
 import com.fasterxml.jackson.annotation.JsonAnySetter;
 import io.zeocore.internal.ContractRules;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
@@ -115,6 +116,149 @@ public record ConnectorRevision(
   /** {@link #timeoutSeconds()} as a duration, rounded to nanoseconds. */
   public Duration timeout() {
     return Duration.ofNanos(Math.round(timeoutSeconds * 1_000_000_000d));
+  }
+
+  /**
+   * A builder for a revision written by hand, with every optional field at its empty default (no scopes, no fixtures,
+   * no redirects, no native idempotency, no reconciliation method or webhook profile). {@link Builder#build()} applies
+   * the record's rules.
+   */
+  public static Builder builder(ConnectorId connectorId, ConnectorRevisionId revisionId) {
+    return new Builder(connectorId, revisionId);
+  }
+
+  /** Builds a {@link ConnectorRevision} by field name instead of 21 positions. Not thread-safe. */
+  public static final class Builder {
+
+    private final ConnectorId connectorId;
+    private final ConnectorRevisionId revisionId;
+    private String provider;
+    private String authenticationProfile;
+    private String externalAccountIdentityProbe;
+    private String healthProbe;
+    private String credentialInjectionPoint;
+    private String redactionPolicy;
+    private String providerErrorMappingVersion;
+    private final List<String> permittedUpstreamOrigins = new ArrayList<>();
+    private final List<String> requiredProviderScopes = new ArrayList<>();
+    private final List<BusinessOperation> operations = new ArrayList<>();
+    private long requestSizeLimitBytes;
+    private long responseSizeLimitBytes;
+    private double timeoutSeconds;
+    private boolean followRedirects;
+    private RiskClass riskClass;
+    private boolean providerSupportsNativeIdempotency;
+    private String reconciliationMethod;
+    private String webhookVerificationProfile;
+    private final List<String> conformanceFixtureIds = new ArrayList<>();
+
+    private Builder(ConnectorId connectorId, ConnectorRevisionId revisionId) {
+      this.connectorId = connectorId;
+      this.revisionId = revisionId;
+    }
+
+    /** The provider's name. */
+    public Builder provider(String provider) {
+      this.provider = provider;
+      return this;
+    }
+
+    /** The authentication profile, the identity probe, the health probe and where the credential is injected. */
+    public Builder authentication(String authenticationProfile, String externalAccountIdentityProbe,
+        String healthProbe, String credentialInjectionPoint) {
+      this.authenticationProfile = authenticationProfile;
+      this.externalAccountIdentityProbe = externalAccountIdentityProbe;
+      this.healthProbe = healthProbe;
+      this.credentialInjectionPoint = credentialInjectionPoint;
+      return this;
+    }
+
+    /** The redaction policy and the version of the provider's error mapping. */
+    public Builder policies(String redactionPolicy, String providerErrorMappingVersion) {
+      this.redactionPolicy = redactionPolicy;
+      this.providerErrorMappingVersion = providerErrorMappingVersion;
+      return this;
+    }
+
+    /** Adds an origin the revision may call, e.g. {@code https://api.example.com}. */
+    public Builder permittedUpstreamOrigin(String origin) {
+      permittedUpstreamOrigins.add(origin);
+      return this;
+    }
+
+    /** Adds a scope a connection must have been granted. */
+    public Builder requiredProviderScope(String scope) {
+      requiredProviderScopes.add(scope);
+      return this;
+    }
+
+    /** Adds an operation. */
+    public Builder operation(BusinessOperation operation) {
+      operations.add(operation);
+      return this;
+    }
+
+    /** The largest admitted request body and response, in bytes. */
+    public Builder sizeLimits(long requestBytes, long responseBytes) {
+      this.requestSizeLimitBytes = requestBytes;
+      this.responseSizeLimitBytes = responseBytes;
+      return this;
+    }
+
+    /** The dispatcher's timeout (stored as {@code timeout_seconds}). */
+    public Builder timeout(Duration timeout) {
+      this.timeoutSeconds = timeout.toNanos() / 1_000_000_000d;
+      return this;
+    }
+
+    /** Whether the dispatcher follows redirects; must stay {@code false} to pass admission. Default {@code false}. */
+    public Builder followRedirects(boolean followRedirects) {
+      this.followRedirects = followRedirects;
+      return this;
+    }
+
+    /** The declared risk. */
+    public Builder riskClass(RiskClass riskClass) {
+      this.riskClass = riskClass;
+      return this;
+    }
+
+    /** Whether the provider deduplicates requests natively (informational). Default {@code false}. */
+    public Builder providerSupportsNativeIdempotency(boolean supported) {
+      this.providerSupportsNativeIdempotency = supported;
+      return this;
+    }
+
+    /** How ambiguous effects are reconciled at the provider (informational). */
+    public Builder reconciliationMethod(String reconciliationMethod) {
+      this.reconciliationMethod = reconciliationMethod;
+      return this;
+    }
+
+    /** How the provider's webhooks are verified. */
+    public Builder webhookVerificationProfile(String webhookVerificationProfile) {
+      this.webhookVerificationProfile = webhookVerificationProfile;
+      return this;
+    }
+
+    /** Adds a conformance fixture id. */
+    public Builder conformanceFixtureId(String fixtureId) {
+      conformanceFixtureIds.add(fixtureId);
+      return this;
+    }
+
+    /**
+     * The revision.
+     *
+     * @throws IllegalArgumentException naming the first field (by its wire name) that breaks a rule
+     */
+    public ConnectorRevision build() {
+      return new ConnectorRevision(connectorId, revisionId, provider, authenticationProfile,
+          externalAccountIdentityProbe, healthProbe, credentialInjectionPoint, redactionPolicy,
+          providerErrorMappingVersion, permittedUpstreamOrigins, requiredProviderScopes, operations,
+          requestSizeLimitBytes, responseSizeLimitBytes, timeoutSeconds, followRedirects, riskClass,
+          providerSupportsNativeIdempotency, reconciliationMethod, webhookVerificationProfile, conformanceFixtureIds);
+    }
   }
 
   /** Contract types are closed: a JSON property this record does not declare is refused, whatever the mapper. */

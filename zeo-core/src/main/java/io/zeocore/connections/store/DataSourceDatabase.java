@@ -13,22 +13,22 @@ import javax.sql.DataSource;
 final class DataSourceDatabase implements StoreDatabase {
 
   private final DataSource dataSource;
-  private final Dialect dialect;
+  private final SqlDialect sql;
 
-  DataSourceDatabase(DataSource dataSource, Dialect dialect) {
+  DataSourceDatabase(DataSource dataSource, SqlDialect sql) {
     this.dataSource = dataSource;
-    this.dialect = dialect;
+    this.sql = sql;
   }
 
   @Override
-  public Dialect dialect() {
-    return dialect;
+  public SqlDialect sql() {
+    return sql;
   }
 
   @Override
   public <T> T write(SqlWork<T> work) throws SQLException {
     try (Connection connection = dataSource.getConnection()) {
-      return Transactions.inTransaction(dialect, SqlSession.plain(connection), work);
+      return Transactions.inTransaction(sql, SqlSession.plain(connection), work);
     }
   }
 

@@ -7,39 +7,27 @@ import io.zeocore.connections.contract.Connection;
 import io.zeocore.connections.contract.ConnectionId;
 import io.zeocore.connections.contract.ConnectorRevision;
 import io.zeocore.connections.contract.ConnectorRevisionId;
-import io.zeocore.connections.contract.ContractJson;
 import io.zeocore.connections.contract.EffectExecution;
 import io.zeocore.connections.contract.EffectReceipt;
 import io.zeocore.connections.contract.EffectState;
 import io.zeocore.connections.contract.ExecutionId;
 import io.zeocore.connections.contract.IdempotencyKey;
-import io.zeocore.connections.contract.NormalizedError;
-import io.zeocore.connections.contract.NormalizedErrorCode;
-import io.zeocore.connections.contract.ObservationArtifact;
-import io.zeocore.connections.contract.ObservationArtifactRef;
 import io.zeocore.connections.contract.ObservationId;
 import io.zeocore.connections.contract.ObservationReceipt;
 import io.zeocore.connections.contract.ObservationRecord;
-import io.zeocore.connections.contract.ObservationState;
 import io.zeocore.connections.contract.OperationId;
 import io.zeocore.connections.contract.OrganizationId;
 import java.nio.file.Path;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 import javax.sql.DataSource;
 import org.springframework.jdbc.datasource.DriverManagerDataSource;
-import tools.jackson.core.JacksonException;
 
 /**
  * The ZeoCore store on JDBC: one implementation of {@link io.zeocore.connections.store.ConnectionStore},
@@ -98,158 +86,39 @@ import tools.jackson.core.JacksonException;
  * {@code providerDetail} (a receipt carrying one is refused). The connection document holds the raw
  * {@link io.zeocore.connections.contract.SecretRef} handle, a locator, never secret material.
  *
+ * <h2>Shape</h2>
+ * This class is a facade: it opens the database and hands each call to the package-private class that owns the
+ * aggregate's SQL text, row readers and transactions: {@link ConnectionRecords} (connections and connector
+ * revisions), {@link ExecutionRecords} (executions, history, claims, refusals, outcomes, receipts and evidence),
+ * {@link ObservationRecords} (observations and their receipts), {@link NonceRecords} (authorization nonces, shared by
+ * both claims) and {@link RecoveryQueries} (the cross-organization reads). Every SQLite/PostgreSQL difference is in
+ * the dialect's strategy ({@link SqliteDialect}, {@link PostgresDialect}).
+ *
  * <p>Instances are thread-safe. Failures are {@link ConnectionStoreException}s whose message names the rule or
  * conflict.
  */
 public final class JdbcConnectionStore implements EffectRecoveryStore, ObservationStore, StoreIntrospection,
     AutoCloseable {
 
-  private static final String EXECUTION_COLUMNS = "organization_id, execution_id, connection_id, connector_revision,"
-      + " operation_id, authorization_id, idempotency_key, authorization_digest, request_digest, state, created_at,"
-      + " updated_at, completed_at";
-  private static final String OBSERVATION_COLUMNS = "organization_id, observation_id, connection_id,"
-      + " connector_revision, operation_id, authorization_id, idempotency_key, authorization_digest, request_digest,"
-      + " state, created_at, completed_at";
-  private static final String RECEIPT_COLUMNS = "organization_id, execution_id, connection_id, final_state,"
-      + " error_code, error_message, recorded_at, dispatch_started_at, resolved_at, confirmation_evidence_ref,"
-      + " reconciliation_evidence, resolves_ambiguous_recorded_at, reconciliation_attempt_evidence";
-  private static final String OBSERVATION_RECEIPT_COLUMNS = "organization_id, observation_id, connection_id,"
-      + " final_state, request_digest, result_digest, inline_result, artifact_ref, artifact_content_sha256,"
-      + " artifact_size_bytes, artifact_media_type, error_code, error_message, recorded_at";
-  private static final String PRE_DISPATCH_STATES = "('CREATED', 'AUTHORIZATION_VERIFIED', 'PREPARED')";
-  private static final int REVISION_CACHE_LIMIT = 1024;
-
   private final StoreDatabase database;
-  private final Dialect dialect;
   private final Tables tables;
   private final SqliteDatabase sqlite;
-  private final Supplier<UUID> evidenceIds;
-  private final Map<String, ConnectorRevision> revisions = new ConcurrentHashMap<>();
-
-  private final String upsertConnection;
-  private final String selectConnection;
-  private final String selectRevision;
-  private final String insertRevision;
-  private final String insertExecution;
-  private final String advanceExecution;
-  private final String advanceWithIdentity;
-  private final String advanceFromPreDispatch;
-  private final String selectExecution;
-  private final String selectExecutionByIdentity;
-  private final String selectHistory;
-  private final String insertReceipt;
-  private final String selectReceipts;
-  private final String insertEvidenceReference;
-  private final String selectEvidenceReferences;
-  private final String insertConfirmationEvidence;
-  private final String selectConfirmationEvidence;
-  private final String insertNonce;
-  private final String selectNonce;
-  private final String insertObservation;
-  private final String selectObservation;
-  private final String selectObservationByIdentity;
-  private final String completeObservation;
-  private final String insertObservationReceipt;
-  private final String selectObservationReceipt;
-  private final String selectStaleDispatches;
-  private final String selectAmbiguous;
-  private final String countByState;
+  private final ConnectionRecords connections;
+  private final NonceRecords nonces;
+  private final ExecutionRecords executions;
+  private final ObservationRecords observations;
+  private final RecoveryQueries recovery;
 
   private JdbcConnectionStore(StoreDatabase database, Tables tables, SqliteDatabase sqlite,
       Supplier<UUID> evidenceIds) {
     this.database = database;
-    this.dialect = database.dialect();
     this.tables = tables;
     this.sqlite = sqlite;
-    this.evidenceIds = evidenceIds;
-    String connections = tables.qualify("connections");
-    String connectorRevisions = tables.qualify("connector_revisions");
-    String executions = tables.qualify("executions");
-    String history = tables.qualify("execution_history");
-    String receipts = tables.qualify("receipts");
-    String evidenceReferences = tables.qualify("evidence_references");
-    String confirmationEvidence = tables.qualify("confirmation_evidence");
-    String nonces = tables.qualify("authorization_nonces");
-    String observations = tables.qualify("observations");
-    String observationReceipts = tables.qualify("observation_receipts");
-
-    upsertConnection = "INSERT INTO " + connections + " (organization_id, connection_id, document) VALUES (?, ?, ?)"
-        + " ON CONFLICT (organization_id, connection_id) DO UPDATE SET document = excluded.document";
-    selectConnection = "SELECT document FROM " + connections + " WHERE organization_id = ? AND connection_id = ?";
-    selectRevision = "SELECT document FROM " + connectorRevisions + " WHERE organization_id = ? AND revision_id = ?";
-    insertRevision = "INSERT INTO " + connectorRevisions + " (organization_id, revision_id, document)"
-        + " VALUES (?, ?, ?)";
-    insertExecution = "INSERT INTO " + executions + " (organization_id, execution_id, connection_id,"
-        + " connector_revision, operation_id, authorization_id, idempotency_key, authorization_digest,"
-        + " request_digest, holds_identity, state, created_at, updated_at, completed_at)"
-        + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
-    advanceExecution = "UPDATE " + executions + " SET state = ?, updated_at = ?, completed_at = ?"
-        + " WHERE organization_id = ? AND execution_id = ? AND state = ?";
-    String identity = " AND connection_id = ? AND connector_revision = ? AND operation_id = ?"
-        + " AND authorization_id = ? AND idempotency_key = ? AND authorization_digest = ? AND request_digest = ?"
-        + " AND created_at = ?";
-    advanceWithIdentity = advanceExecution + identity;
-    advanceFromPreDispatch = "UPDATE " + executions + " SET state = ?, updated_at = ?, completed_at = ?"
-        + " WHERE organization_id = ? AND execution_id = ? AND state IN " + PRE_DISPATCH_STATES + identity;
-    selectExecution = "SELECT " + EXECUTION_COLUMNS + " FROM " + executions
-        + " WHERE organization_id = ? AND execution_id = ?";
-    selectExecutionByIdentity = "SELECT " + EXECUTION_COLUMNS + " FROM " + executions
-        + " WHERE organization_id = ? AND connection_id = ? AND connector_revision = ? AND operation_id = ?"
-        + " AND idempotency_key = ? AND holds_identity = 1";
-    selectHistory = "SELECT e.organization_id AS organization_id, e.execution_id AS execution_id,"
-        + " e.connection_id AS connection_id, e.connector_revision AS connector_revision,"
-        + " e.operation_id AS operation_id, e.authorization_id AS authorization_id,"
-        + " e.idempotency_key AS idempotency_key, e.authorization_digest AS authorization_digest,"
-        + " e.request_digest AS request_digest, h.state AS state, e.created_at AS created_at,"
-        + " h.recorded_at AS updated_at, h.completed_at AS completed_at"
-        + " FROM " + history + " h JOIN " + executions + " e"
-        + " ON e.organization_id = h.organization_id AND e.execution_id = h.execution_id"
-        + " WHERE h.organization_id = ? AND h.execution_id = ? ORDER BY h.sequence";
-    insertReceipt = "INSERT INTO " + receipts + " (" + RECEIPT_COLUMNS + ")"
-        + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
-    selectReceipts = "SELECT " + RECEIPT_COLUMNS + " FROM " + receipts
-        + " WHERE organization_id = ? AND execution_id = ? ORDER BY sequence";
-    insertEvidenceReference = "INSERT INTO " + evidenceReferences + " (organization_id, execution_id, evidence_ref)"
-        + " VALUES (?, ?, ?)";
-    selectEvidenceReferences = "SELECT evidence_ref FROM " + evidenceReferences
-        + " WHERE organization_id = ? AND execution_id = ? ORDER BY sequence";
-    insertConfirmationEvidence = "INSERT INTO " + confirmationEvidence + " (organization_id, execution_id,"
-        + " evidence_ref, observed_at, confirmation_digest) VALUES (?, ?, ?, ?, ?)";
-    selectConfirmationEvidence = "SELECT organization_id, execution_id, evidence_ref, observed_at,"
-        + " confirmation_digest FROM " + confirmationEvidence + " WHERE organization_id = ? AND evidence_ref = ?";
-    insertNonce = "INSERT INTO " + nonces + " (organization_id, nonce, recorded_at) VALUES (?, ?, ?)";
-    selectNonce = "SELECT 1 FROM " + nonces + " WHERE organization_id = ? AND nonce = ?";
-    insertObservation = "INSERT INTO " + observations + " (" + OBSERVATION_COLUMNS + ")"
-        + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
-    selectObservation = "SELECT " + OBSERVATION_COLUMNS + " FROM " + observations
-        + " WHERE organization_id = ? AND observation_id = ?";
-    selectObservationByIdentity = "SELECT " + OBSERVATION_COLUMNS + " FROM " + observations
-        + " WHERE organization_id = ? AND connection_id = ? AND connector_revision = ? AND operation_id = ?"
-        + " AND idempotency_key = ?";
-    completeObservation = "UPDATE " + observations + " SET state = ?, completed_at = ?"
-        + " WHERE organization_id = ? AND observation_id = ? AND state = 'CLAIMED'"
-        + " AND connection_id = ? AND connector_revision = ? AND operation_id = ? AND authorization_id = ?"
-        + " AND idempotency_key = ? AND authorization_digest = ? AND request_digest = ? AND created_at = ?";
-    insertObservationReceipt = "INSERT INTO " + observationReceipts + " (" + OBSERVATION_RECEIPT_COLUMNS + ")"
-        + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
-    selectObservationReceipt = "SELECT " + OBSERVATION_RECEIPT_COLUMNS + " FROM " + observationReceipts
-        + " WHERE organization_id = ? AND observation_id = ?";
-    String attempts = "(SELECT count(*) FROM " + receipts + " r WHERE r.organization_id = e.organization_id"
-        + " AND r.execution_id = e.execution_id AND r.reconciliation_attempt_evidence IS NOT NULL)";
-    String lastReceipt = "(SELECT max(r.recorded_at) FROM " + receipts + " r"
-        + " WHERE r.organization_id = e.organization_id AND r.execution_id = e.execution_id)";
-    String candidateColumns = "SELECT e.organization_id AS organization_id, e.execution_id AS execution_id,"
-        + " e.connection_id AS connection_id, e.connector_revision AS connector_revision,"
-        + " e.operation_id AS operation_id, e.authorization_id AS authorization_id,"
-        + " e.idempotency_key AS idempotency_key, e.authorization_digest AS authorization_digest,"
-        + " e.request_digest AS request_digest, e.state AS state, e.created_at AS created_at,"
-        + " e.updated_at AS updated_at, e.completed_at AS completed_at, " + attempts + " AS attempts, "
-        + lastReceipt + " AS last_receipt_at FROM " + executions + " e";
-    selectStaleDispatches = candidateColumns + " WHERE e.state = 'DISPATCH_STARTED' AND e.updated_at < ?"
-        + " ORDER BY e.updated_at LIMIT ?";
-    selectAmbiguous = candidateColumns + " WHERE e.state = 'AMBIGUOUS'"
-        + " ORDER BY last_receipt_at NULLS FIRST, e.updated_at LIMIT ?";
-    countByState = "SELECT state, count(*) AS executions FROM " + executions + " GROUP BY state";
+    this.connections = new ConnectionRecords(database, tables);
+    this.nonces = new NonceRecords(database, tables);
+    this.executions = new ExecutionRecords(database, tables, nonces, evidenceIds);
+    this.observations = new ObservationRecords(database, tables, nonces);
+    this.recovery = new RecoveryQueries(database, tables, sqlite);
   }
 
   // ---------------------------------------------------------------------------------------------------------------
@@ -369,7 +238,7 @@ public final class JdbcConnectionStore implements EffectRecoveryStore, Observati
       Dialect sourceDialect = dialect;
       if (jdbcUrl != null) {
         Dialect urlDialect = Dialect.fromJdbcUrl(jdbcUrl);
-        if (urlDialect == Dialect.SQLITE) {
+        if (SqlDialect.of(urlDialect).embedded()) {
           file = sqliteFileOf(jdbcUrl);
         } else {
           DriverManagerDataSource driverManager = new DriverManagerDataSource(jdbcUrl);
@@ -380,11 +249,11 @@ public final class JdbcConnectionStore implements EffectRecoveryStore, Observati
         }
       }
       if (file != null) {
-        Tables sqliteTables = Tables.of(Dialect.SQLITE, schema);
+        Tables sqliteTables = SqliteDialect.INSTANCE.tables(schema);
         SqliteDatabase sqlite = SqliteDatabase.open(file);
         try {
           if (migrate) {
-            ZeoCoreSchema.migrate(sqlite.migrationDataSource(), Dialect.SQLITE);
+            ZeoCoreSchema.migrate(sqlite.migrationDataSource(), sqliteTables.dialect());
           }
           return new JdbcConnectionStore(sqlite.database(), sqliteTables, sqlite, evidenceIds);
         } catch (RuntimeException e) {
@@ -403,7 +272,8 @@ public final class JdbcConnectionStore implements EffectRecoveryStore, Observati
       if (migrate) {
         ZeoCoreSchema.migrate(source, sourceDialect, sourceTables.schema());
       }
-      return new JdbcConnectionStore(new DataSourceDatabase(source, sourceDialect), sourceTables, null, evidenceIds);
+      return new JdbcConnectionStore(new DataSourceDatabase(source, sourceTables.sql()), sourceTables, null,
+          evidenceIds);
     }
 
     private static Path sqliteFileOf(String jdbcUrl) {
@@ -418,7 +288,7 @@ public final class JdbcConnectionStore implements EffectRecoveryStore, Observati
 
   /** The store's dialect. */
   public Dialect dialect() {
-    return dialect;
+    return tables.dialect();
   }
 
   /** The PostgreSQL schema that holds the store's tables; empty on SQLite. */
@@ -439,11 +309,10 @@ public final class JdbcConnectionStore implements EffectRecoveryStore, Observati
 
   @Override
   public String toString() {
-    return "JdbcConnectionStore[" + dialect + (sqlite == null ? "" : ", " + sqlite.file())
+    return "JdbcConnectionStore[" + tables.dialect() + (sqlite == null ? "" : ", " + sqlite.file())
         + (tables.schema() == null ? "" : ", schema " + tables.schema()) + "]";
   }
 
-  // ---------------------------------------------------------------------------------------------------------------
   // Health and metrics (cross-organization, read-only)
 
   /**
@@ -452,18 +321,7 @@ public final class JdbcConnectionStore implements EffectRecoveryStore, Observati
    */
   @Override
   public StoreInfo info() {
-    Path file = sqlite == null ? null : sqlite.file();
-    Map<String, String> modes = Map.of();
-    try {
-      if (sqlite != null) {
-        modes = sqlite.fileModes();
-      }
-      Optional<String> version = database.read(ZeoCoreSchema.appliedVersion(tables));
-      return new StoreInfo(dialect, tables.schema(), true, version.orElse(null), file, modes, null);
-    } catch (SQLException | RuntimeException e) {
-      String failure = e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
-      return new StoreInfo(dialect, tables.schema(), false, null, file, modes, failure);
-    }
+    return recovery.info();
   }
 
   /**
@@ -473,15 +331,7 @@ public final class JdbcConnectionStore implements EffectRecoveryStore, Observati
    */
   @Override
   public Map<EffectState, Long> executionCountsByState() {
-    Map<EffectState, Long> counts = new EnumMap<>(EffectState.class);
-    for (EffectState state : EffectState.values()) {
-      counts.put(state, 0L);
-    }
-    read("counting executions failed", s -> s.list(countByState, row -> {
-      counts.put(EffectState.valueOf(row.getString("state")), row.getLong("executions"));
-      return null;
-    }));
-    return Collections.unmodifiableMap(counts);
+    return recovery.executionCountsByState();
   }
 
   // ---------------------------------------------------------------------------------------------------------------
@@ -489,64 +339,23 @@ public final class JdbcConnectionStore implements EffectRecoveryStore, Observati
 
   @Override
   public void saveConnection(OrganizationId organizationId, Connection connection) {
-    requireScope(organizationId, connection.organizationId(), "connection");
-    String document = document(connection, "connection");
-    write("saving the connection failed", s -> s.update(upsertConnection, organizationId.value(),
-        connection.connectionId().value(), document));
+    connections.saveConnection(organizationId, connection);
   }
 
   @Override
   public Optional<Connection> getConnection(OrganizationId organizationId, ConnectionId connectionId) {
-    String document = read("reading the connection failed",
-        s -> s.first(selectConnection, row -> row.getString(1), organizationId.value(), connectionId.value()));
-    return Optional.ofNullable(document).map(text -> parse(text, Connection.class, "connection"));
+    return connections.getConnection(organizationId, connectionId);
   }
 
   @Override
   public void saveConnectorRevision(OrganizationId organizationId, ConnectorRevision revision) {
-    Objects.requireNonNull(organizationId, "organizationId");
-    String document = document(revision, "connector revision");
-    SqlWork<Integer> save = s -> {
-      String stored = s.first(selectRevision, row -> row.getString(1), organizationId.value(),
-          revision.revisionId().value());
-      if (stored == null) {
-        return s.update(insertRevision, organizationId.value(), revision.revisionId().value(), document);
-      }
-      if (!parse(stored, ConnectorRevision.class, "connector revision").equals(revision)) {
-        throw new ConnectionStoreException("connector revision is immutable");
-      }
-      return 0;
-    };
-    try {
-      database.write(save);
-    } catch (SQLException e) {
-      if (!StoreFailures.isConflict(e)) {
-        throw StoreFailures.translate(e, "saving the connector revision failed");
-      }
-      // another process inserted it between our read and our insert (PostgreSQL, READ COMMITTED): compare with it
-      write("saving the connector revision failed", save);
-    }
+    connections.saveConnectorRevision(organizationId, revision);
   }
 
   @Override
   public Optional<ConnectorRevision> getConnectorRevision(OrganizationId organizationId,
       ConnectorRevisionId revisionId) {
-    String key = organizationId.value() + '\u0000' + revisionId.value();
-    ConnectorRevision cached = revisions.get(key);
-    if (cached != null) {
-      return Optional.of(cached);
-    }
-    String document = read("reading the connector revision failed",
-        s -> s.first(selectRevision, row -> row.getString(1), organizationId.value(), revisionId.value()));
-    if (document == null) {
-      return Optional.empty();
-    }
-    ConnectorRevision revision = parse(document, ConnectorRevision.class, "connector revision");
-    if (revisions.size() >= REVISION_CACHE_LIMIT) {
-      revisions.clear();
-    }
-    revisions.put(key, revision);
-    return Optional.of(revision);
+    return connections.getConnectorRevision(organizationId, revisionId);
   }
 
   // ---------------------------------------------------------------------------------------------------------------
@@ -554,101 +363,34 @@ public final class JdbcConnectionStore implements EffectRecoveryStore, Observati
 
   @Override
   public void saveExecution(OrganizationId organizationId, EffectExecution execution) {
-    requireScope(organizationId, execution.organizationId(), "execution");
-    write("saving the execution failed", s -> {
-      EffectExecution stored = s.first(selectExecution, JdbcConnectionStore::readExecution, organizationId.value(),
-          execution.executionId().value());
-      if (stored == null) {
-        if (execution.state() != EffectState.CREATED) {
-          throw new ConnectionStoreException("first persisted state must be CREATED");
-        }
-        insertExecution(s, execution, true);
-        return null;
-      }
-      if (!stored.hasSameIdentityAs(execution)) {
-        throw new ConnectionStoreException("execution identity is immutable");
-      }
-      if (!stored.state().canTransitionTo(execution.state())) {
-        throw new ConnectionStoreException("transition is not allowed");
-      }
-      if (execution.updatedAt().isBefore(stored.updatedAt())) {
-        throw new ConnectionStoreException("updated_at must be monotonic");
-      }
-      requireAdvanced(s.update(advanceExecution, execution.state().name(), Micros.of(execution.updatedAt()),
-          Micros.ofNullable(execution.completedAt()), organizationId.value(), execution.executionId().value(),
-          stored.state().name()));
-      return null;
-    });
+    executions.save(organizationId, execution);
   }
 
   @Override
   public Optional<EffectExecution> getExecution(OrganizationId organizationId, ExecutionId executionId) {
-    return Optional.ofNullable(read("reading the execution failed", s -> s.first(selectExecution,
-        JdbcConnectionStore::readExecution, organizationId.value(), executionId.value())));
+    return executions.get(organizationId, executionId);
   }
 
   @Override
   public Optional<EffectExecution> getExecutionByIdempotency(OrganizationId organizationId, ConnectionId connectionId,
       ConnectorRevisionId connectorRevision, OperationId operationId, IdempotencyKey idempotencyKey) {
-    return Optional.ofNullable(read("reading the execution failed", s -> s.first(selectExecutionByIdentity,
-        JdbcConnectionStore::readExecution, organizationId.value(), connectionId.value(), connectorRevision.value(),
-        operationId.value(), idempotencyKey.value())));
+    return executions.getByIdempotency(organizationId, connectionId, connectorRevision, operationId,
+        idempotencyKey);
   }
 
   @Override
   public EffectClaim claimExecution(OrganizationId organizationId, String nonce, List<EffectExecution> snapshots) {
-    if (nonce == null || nonce.isEmpty()) {
-      throw new ConnectionStoreException("authorization nonce is required");
-    }
-    requireSnapshotChain(organizationId, snapshots, "claimed execution must start at CREATED");
-    EffectExecution first = snapshots.get(0);
-    EffectExecution last = snapshots.get(snapshots.size() - 1);
-    try {
-      database.write(s -> {
-        s.update(insertNonce, organizationId.value(), nonce, Micros.of(first.createdAt()));
-        insertExecution(s, first, true);
-        advanceChain(s, snapshots);
-        return null;
-      });
-      return new EffectClaim(last, true);
-    } catch (SQLException e) {
-      if (!StoreFailures.isConflict(e)) {
-        throw StoreFailures.translate(e, "claiming the execution failed");
-      }
-      Optional<EffectExecution> existing = getExecutionByIdempotency(organizationId, first.connectionId(),
-          first.connectorRevision(), first.operationId(), first.idempotencyKey());
-      return new EffectClaim(existing.orElseThrow(() -> new ConnectionStoreException(
-          "authorization nonce or execution identity was already used", e)), false);
-    }
+    return executions.claim(organizationId, nonce, snapshots);
   }
 
   @Override
   public List<EffectExecution> getExecutionHistory(OrganizationId organizationId, ExecutionId executionId) {
-    return read("reading the execution history failed", s -> s.list(selectHistory,
-        JdbcConnectionStore::readExecution, organizationId.value(), executionId.value()));
+    return executions.history(organizationId, executionId);
   }
 
   @Override
   public void recordRefusal(OrganizationId organizationId, List<EffectExecution> snapshots, EffectReceipt receipt) {
-    requireSnapshotChain(organizationId, snapshots, "refused execution must start at CREATED");
-    EffectExecution last = snapshots.get(snapshots.size() - 1);
-    if (last.state() != EffectState.REFUSED) {
-      throw new ConnectionStoreException("refused execution must end REFUSED");
-    }
-    requireReceiptMatches(organizationId, last, receipt);
-    try {
-      database.write(s -> {
-        insertExecution(s, snapshots.get(0), false);
-        advanceChain(s, snapshots);
-        insertReceipt(s, receipt);
-        return null;
-      });
-    } catch (SQLException e) {
-      if (!StoreFailures.isConflict(e)) {
-        throw StoreFailures.translate(e, "recording the refusal failed");
-      }
-      // the execution id is taken (typically: the same refused authorization sent again): record nothing new
-    }
+    executions.recordRefusal(organizationId, snapshots, receipt);
   }
 
   // ---------------------------------------------------------------------------------------------------------------
@@ -656,120 +398,48 @@ public final class JdbcConnectionStore implements EffectRecoveryStore, Observati
 
   @Override
   public void saveReceipt(OrganizationId organizationId, EffectReceipt receipt) {
-    requireScope(organizationId, receipt.organizationId(), "receipt");
-    requireNoProviderDetail(receipt);
-    write("saving the receipt failed", s -> {
-      insertReceipt(s, receipt);
-      return null;
-    });
+    executions.saveReceipt(organizationId, receipt);
   }
 
   @Override
   public List<EffectReceipt> getReceiptsForExecution(OrganizationId organizationId, ExecutionId executionId) {
-    return read("reading receipts failed", s -> s.list(selectReceipts, JdbcConnectionStore::readReceipt,
-        organizationId.value(), executionId.value()));
+    return executions.receipts(organizationId, executionId);
   }
 
   @Override
   public void saveEvidenceReference(OrganizationId organizationId, ExecutionId executionId,
       ConfirmationEvidenceRef evidenceRef) {
-    write("saving the evidence reference failed", s -> s.update(insertEvidenceReference, organizationId.value(),
-        executionId.value(), evidenceRef.value()));
+    executions.saveEvidenceReference(organizationId, executionId, evidenceRef);
   }
 
   @Override
   public List<ConfirmationEvidenceRef> getEvidenceReferencesForExecution(OrganizationId organizationId,
       ExecutionId executionId) {
-    return read("reading evidence references failed", s -> s.list(selectEvidenceReferences,
-        row -> new ConfirmationEvidenceRef(row.getString(1)), organizationId.value(), executionId.value()));
+    return executions.evidenceReferences(organizationId, executionId);
   }
 
   @Override
   public ConfirmationEvidence newConfirmationEvidence(OrganizationId organizationId, ExecutionId executionId,
       Instant observedAt, String confirmationDigest) {
-    return new ConfirmationEvidence(ConfirmationEvidenceRef.of(evidenceIds.get()), organizationId, executionId,
-        observedAt, confirmationDigest);
+    return executions.newConfirmationEvidence(organizationId, executionId, observedAt, confirmationDigest);
   }
 
   @Override
   public ConfirmationEvidence saveConfirmationEvidence(OrganizationId organizationId, ExecutionId executionId,
       Instant observedAt, String confirmationDigest) {
-    ConfirmationEvidence evidence = newConfirmationEvidence(organizationId, executionId, observedAt,
-        confirmationDigest);
-    write("saving confirmation evidence failed", s -> {
-      insertEvidence(s, evidence);
-      return null;
-    });
-    return evidence;
+    return executions.saveConfirmationEvidence(organizationId, executionId, observedAt, confirmationDigest);
   }
 
   @Override
   public Optional<ConfirmationEvidence> getConfirmationEvidence(OrganizationId organizationId,
       ConfirmationEvidenceRef evidenceRef) {
-    return Optional.ofNullable(read("reading confirmation evidence failed", s -> s.first(selectConfirmationEvidence,
-        row -> new ConfirmationEvidence(new ConfirmationEvidenceRef(row.getString("evidence_ref")),
-            new OrganizationId(row.getString("organization_id")), new ExecutionId(row.getString("execution_id")),
-            Micros.read(row, "observed_at"), row.getString("confirmation_digest")),
-        organizationId.value(), evidenceRef.value())));
+    return executions.confirmationEvidence(organizationId, evidenceRef);
   }
 
   @Override
   public void commitOutcome(OrganizationId organizationId, EffectExecution execution, EffectReceipt receipt,
       ConfirmationEvidence evidence) {
-    requireScope(organizationId, execution.organizationId(), "execution");
-    requireReceiptMatches(organizationId, execution, receipt);
-    if (evidence != null) {
-      requireScope(organizationId, evidence.organizationId(), "confirmation evidence");
-      if (!evidence.executionId().equals(execution.executionId())) {
-        throw new ConnectionStoreException("confirmation evidence execution mismatch");
-      }
-      if (!evidence.evidenceRef().equals(receipt.confirmationEvidenceRef())) {
-        throw new ConnectionStoreException("receipt evidence reference mismatch");
-      }
-    }
-    EffectState expected = expectedPriorState(receipt);
-    writeOutcome(s -> {
-      if (evidence != null) {
-        insertEvidence(s, evidence);
-      }
-      List<Object> args = new ArrayList<>(List.of(execution.state().name(), Micros.of(execution.updatedAt())));
-      args.add(Micros.ofNullable(execution.completedAt()));
-      args.add(organizationId.value());
-      args.add(execution.executionId().value());
-      String sql = advanceFromPreDispatch;
-      if (expected != null) {
-        args.add(expected.name());
-        sql = advanceWithIdentity;
-      }
-      Collections.addAll(args, execution.connectionId().value(), execution.connectorRevision().value(),
-          execution.operationId().value(), execution.authorizationId().value(), execution.idempotencyKey().value(),
-          execution.authorizationDigest(), execution.requestDigest(), Micros.of(execution.createdAt()));
-      if (s.update(sql, args.toArray()) != 1) {
-        EffectExecution stored = s.first(selectExecution, JdbcConnectionStore::readExecution, organizationId.value(),
-            execution.executionId().value());
-        if (stored == null) {
-          throw new ConnectionStoreException("execution does not exist in organization");
-        }
-        if (!stored.hasSameIdentityAs(execution)) {
-          throw new ConnectionStoreException("execution identity is immutable");
-        }
-        throw new ConnectionStoreException("execution state changed concurrently: stored state is "
-            + stored.state() + ", expected " + (expected == null ? "a pre-dispatch state" : expected));
-      }
-      insertReceipt(s, receipt);
-      return null;
-    });
-  }
-
-  /**
-   * The state {@link #commitOutcome} compares against: {@code AMBIGUOUS} for a resolving receipt, else
-   * {@code DISPATCH_STARTED} when the receipt says dispatch started, else {@code null} for "any pre-dispatch state".
-   */
-  private static EffectState expectedPriorState(EffectReceipt receipt) {
-    if (receipt.resolvesAmbiguity()) {
-      return EffectState.AMBIGUOUS;
-    }
-    return receipt.dispatchStartedAt() != null ? EffectState.DISPATCH_STARTED : null;
+    executions.commitOutcome(organizationId, execution, receipt, evidence);
   }
 
   // ---------------------------------------------------------------------------------------------------------------
@@ -777,19 +447,12 @@ public final class JdbcConnectionStore implements EffectRecoveryStore, Observati
 
   @Override
   public boolean hasAuthorizationNonce(OrganizationId organizationId, String nonce) {
-    Boolean exists = read("reading the authorization nonce failed",
-        s -> s.exists(selectNonce, organizationId.value(), nonce));
-    return exists;
+    return nonces.exists(organizationId, nonce);
   }
 
   @Override
   public void recordAuthorizationNonce(OrganizationId organizationId, String nonce, Instant recordedAt) {
-    try {
-      database.write(s -> s.update(insertNonce, organizationId.value(), nonce, Micros.of(recordedAt)));
-    } catch (SQLException e) {
-      throw StoreFailures.isConflict(e) ? new ConnectionStoreException("authorization nonce was already used", e)
-          : StoreFailures.translate(e, "recording the authorization nonce failed");
-    }
+    nonces.record(organizationId, nonce, recordedAt);
   }
 
   // ---------------------------------------------------------------------------------------------------------------
@@ -797,109 +460,33 @@ public final class JdbcConnectionStore implements EffectRecoveryStore, Observati
 
   @Override
   public Optional<ObservationRecord> getObservation(OrganizationId organizationId, ObservationId observationId) {
-    return Optional.ofNullable(read("reading the observation failed", s -> s.first(selectObservation,
-        JdbcConnectionStore::readObservation, organizationId.value(), observationId.value())));
+    return observations.get(organizationId, observationId);
   }
 
   @Override
   public Optional<ObservationRecord> getObservationByIdempotency(OrganizationId organizationId,
       ConnectionId connectionId, ConnectorRevisionId connectorRevision, OperationId operationId,
       IdempotencyKey idempotencyKey) {
-    return Optional.ofNullable(read("reading the observation failed", s -> s.first(selectObservationByIdentity,
-        JdbcConnectionStore::readObservation, organizationId.value(), connectionId.value(),
-        connectorRevision.value(), operationId.value(), idempotencyKey.value())));
+    return observations.getByIdempotency(organizationId, connectionId, connectorRevision, operationId,
+        idempotencyKey);
   }
 
   @Override
   public ObservationClaim claimObservation(OrganizationId organizationId, ObservationRecord observation,
       String nonce) {
-    requireScope(organizationId, observation.organizationId(), "observation");
-    if (observation.state() != ObservationState.CLAIMED) {
-      throw new ConnectionStoreException("new observation must start CLAIMED");
-    }
-    if (nonce == null || nonce.isEmpty()) {
-      throw new ConnectionStoreException("authorization nonce is required");
-    }
-    try {
-      database.write(s -> {
-        s.update(insertNonce, organizationId.value(), nonce, Micros.of(observation.createdAt()));
-        s.update(insertObservation, organizationId.value(), observation.observationId().value(),
-            observation.connectionId().value(), observation.connectorRevision().value(),
-            observation.operationId().value(), observation.authorizationId().value(),
-            observation.idempotencyKey().value(), observation.authorizationDigest(), observation.requestDigest(),
-            observation.state().name(), Micros.of(observation.createdAt()), null);
-        return null;
-      });
-      return new ObservationClaim(observation, true);
-    } catch (SQLException e) {
-      if (!StoreFailures.isConflict(e)) {
-        throw StoreFailures.translate(e, "claiming the observation failed");
-      }
-      Optional<ObservationRecord> existing = getObservationByIdempotency(organizationId, observation.connectionId(),
-          observation.connectorRevision(), observation.operationId(), observation.idempotencyKey());
-      return new ObservationClaim(existing.orElseThrow(() -> new ConnectionStoreException(
-          "authorization nonce or observation identity was already used", e)), false);
-    }
+    return observations.claim(organizationId, observation, nonce);
   }
 
   @Override
   public void commitObservation(OrganizationId organizationId, ObservationRecord observation,
       ObservationReceipt receipt) {
-    requireScope(organizationId, observation.organizationId(), "observation");
-    requireScope(organizationId, receipt.organizationId(), "observation receipt");
-    if (observation.state() == ObservationState.CLAIMED) {
-      throw new ConnectionStoreException("committed observation must be terminal");
-    }
-    if (!receipt.observationId().equals(observation.observationId())) {
-      throw new ConnectionStoreException("observation receipt identity mismatch");
-    }
-    if (!receipt.connectionId().equals(observation.connectionId())) {
-      throw new ConnectionStoreException("observation receipt connection mismatch");
-    }
-    if (!receipt.requestDigest().equals(observation.requestDigest())) {
-      throw new ConnectionStoreException("observation receipt request mismatch");
-    }
-    if (receipt.finalState() != observation.state()) {
-      throw new ConnectionStoreException("observation receipt state mismatch");
-    }
-    if (!receipt.recordedAt().equals(observation.completedAt())) {
-      throw new ConnectionStoreException("observation receipt must be recorded at completed_at");
-    }
-    String inline = receipt.inlineResult() == null ? null : writeJson(receipt.inlineResult());
-    ObservationArtifact artifact = receipt.artifact();
-    NormalizedError error = receipt.normalizedError();
-    write("committing the observation failed", s -> {
-      int updated = s.update(completeObservation, observation.state().name(), Micros.of(observation.completedAt()),
-          organizationId.value(), observation.observationId().value(), observation.connectionId().value(),
-          observation.connectorRevision().value(), observation.operationId().value(),
-          observation.authorizationId().value(), observation.idempotencyKey().value(),
-          observation.authorizationDigest(), observation.requestDigest(), Micros.of(observation.createdAt()));
-      if (updated != 1) {
-        ObservationRecord stored = s.first(selectObservation, JdbcConnectionStore::readObservation,
-            organizationId.value(), observation.observationId().value());
-        if (stored == null) {
-          throw new ConnectionStoreException("observation claim does not exist");
-        }
-        if (stored.state() != ObservationState.CLAIMED) {
-          throw new ConnectionStoreException("observation is already terminal");
-        }
-        throw new ConnectionStoreException("observation identity is immutable");
-      }
-      s.update(insertObservationReceipt, organizationId.value(), receipt.observationId().value(),
-          receipt.connectionId().value(), receipt.finalState().name(), receipt.requestDigest(),
-          receipt.resultDigest(), inline, artifact == null ? null : artifact.artifactRef().value(),
-          artifact == null ? null : artifact.contentSha256(), artifact == null ? null : artifact.sizeBytes(),
-          artifact == null ? null : artifact.mediaType(), error == null ? null : error.code().name(),
-          error == null ? null : error.message(), Micros.of(receipt.recordedAt()));
-      return null;
-    });
+    observations.commit(organizationId, observation, receipt);
   }
 
   @Override
   public Optional<ObservationReceipt> getObservationReceipt(OrganizationId organizationId,
       ObservationId observationId) {
-    return Optional.ofNullable(read("reading the observation receipt failed", s -> s.first(selectObservationReceipt,
-        this::readObservationReceipt, organizationId.value(), observationId.value())));
+    return observations.receipt(organizationId, observationId);
   }
 
   // ---------------------------------------------------------------------------------------------------------------
@@ -907,226 +494,6 @@ public final class JdbcConnectionStore implements EffectRecoveryStore, Observati
 
   @Override
   public List<RecoveryCandidate> findRecoveryCandidates(Instant dispatchStartedBefore, int limit) {
-    if (limit <= 0) {
-      throw new IllegalArgumentException("limit must be positive");
-    }
-    return read("finding executions to recover failed", s -> {
-      List<RecoveryCandidate> candidates = new ArrayList<>(s.list(selectStaleDispatches,
-          JdbcConnectionStore::readCandidate, Micros.of(dispatchStartedBefore), limit));
-      if (candidates.size() < limit) {
-        candidates.addAll(s.list(selectAmbiguous, JdbcConnectionStore::readCandidate, limit - candidates.size()));
-      }
-      return candidates;
-    });
-  }
-
-  // ---------------------------------------------------------------------------------------------------------------
-  // Helpers
-
-  private void insertExecution(SqlSession s, EffectExecution execution, boolean holdsIdentity) throws SQLException {
-    s.update(insertExecution, execution.organizationId().value(), execution.executionId().value(),
-        execution.connectionId().value(), execution.connectorRevision().value(), execution.operationId().value(),
-        execution.authorizationId().value(), execution.idempotencyKey().value(), execution.authorizationDigest(),
-        execution.requestDigest(), holdsIdentity ? 1 : 0, execution.state().name(),
-        Micros.of(execution.createdAt()), Micros.of(execution.updatedAt()),
-        Micros.ofNullable(execution.completedAt()));
-  }
-
-  /** Compare-and-set through {@code snapshots[1..]}; each must move exactly one row. */
-  private void advanceChain(SqlSession s, List<EffectExecution> snapshots) throws SQLException {
-    for (int i = 1; i < snapshots.size(); i++) {
-      EffectExecution next = snapshots.get(i);
-      requireAdvanced(s.update(advanceExecution, next.state().name(), Micros.of(next.updatedAt()),
-          Micros.ofNullable(next.completedAt()), next.organizationId().value(), next.executionId().value(),
-          snapshots.get(i - 1).state().name()));
-    }
-  }
-
-  private static void requireAdvanced(int updated) {
-    if (updated != 1) {
-      throw new ConnectionStoreException("execution state changed concurrently");
-    }
-  }
-
-  private void insertReceipt(SqlSession s, EffectReceipt receipt) throws SQLException {
-    requireNoProviderDetail(receipt);
-    NormalizedError error = receipt.normalizedError();
-    s.update(insertReceipt, receipt.organizationId().value(), receipt.executionId().value(),
-        receipt.connectionId().value(), receipt.finalState().name(), error == null ? null : error.code().name(),
-        error == null ? null : error.message(), Micros.of(receipt.recordedAt()),
-        Micros.ofNullable(receipt.dispatchStartedAt()), Micros.ofNullable(receipt.resolvedAt()),
-        receipt.confirmationEvidenceRef() == null ? null : receipt.confirmationEvidenceRef().value(),
-        receipt.reconciliationEvidence(), Micros.ofNullable(receipt.resolvesAmbiguousRecordedAt()),
-        receipt.reconciliationAttemptEvidence());
-  }
-
-  private void insertEvidence(SqlSession s, ConfirmationEvidence evidence) throws SQLException {
-    s.update(insertEvidenceReference, evidence.organizationId().value(), evidence.executionId().value(),
-        evidence.evidenceRef().value());
-    s.update(insertConfirmationEvidence, evidence.organizationId().value(), evidence.executionId().value(),
-        evidence.evidenceRef().value(), Micros.of(evidence.observedAt()), evidence.confirmationDigest());
-  }
-
-  private static void requireScope(OrganizationId organizationId, OrganizationId recordOrganization, String kind) {
-    Objects.requireNonNull(organizationId, "organizationId");
-    if (!organizationId.equals(recordOrganization)) {
-      throw new ConnectionStoreException(kind + " organization mismatch");
-    }
-  }
-
-  private static void requireNoProviderDetail(EffectReceipt receipt) {
-    if (receipt.normalizedError() != null && receipt.normalizedError().providerDetail() != null) {
-      throw new ConnectionStoreException("provider_detail is never persisted");
-    }
-  }
-
-  private static void requireReceiptMatches(OrganizationId organizationId, EffectExecution execution,
-      EffectReceipt receipt) {
-    requireScope(organizationId, receipt.organizationId(), "receipt");
-    if (!receipt.executionId().equals(execution.executionId())) {
-      throw new ConnectionStoreException("receipt execution mismatch");
-    }
-    if (!receipt.connectionId().equals(execution.connectionId())) {
-      throw new ConnectionStoreException("receipt connection mismatch");
-    }
-    if (receipt.finalState() != execution.state()) {
-      throw new ConnectionStoreException("receipt state does not match execution");
-    }
-    requireNoProviderDetail(receipt);
-  }
-
-  private static void requireSnapshotChain(OrganizationId organizationId, List<EffectExecution> snapshots,
-      String startMessage) {
-    if (snapshots == null || snapshots.isEmpty()) {
-      throw new ConnectionStoreException("at least one execution snapshot is required");
-    }
-    EffectExecution first = snapshots.get(0);
-    requireScope(organizationId, first.organizationId(), "execution");
-    if (first.state() != EffectState.CREATED) {
-      throw new ConnectionStoreException(startMessage);
-    }
-    for (int i = 1; i < snapshots.size(); i++) {
-      EffectExecution previous = snapshots.get(i - 1);
-      EffectExecution next = snapshots.get(i);
-      if (!first.hasSameIdentityAs(next)) {
-        throw new ConnectionStoreException("execution identity is immutable");
-      }
-      if (!previous.state().canTransitionTo(next.state())) {
-        throw new ConnectionStoreException("transition is not allowed");
-      }
-      if (!next.updatedAt().isAfter(previous.updatedAt())) {
-        throw new ConnectionStoreException("snapshot timestamps must strictly increase");
-      }
-    }
-  }
-
-  private <T> T read(String failure, SqlWork<T> work) {
-    try {
-      return database.read(work);
-    } catch (SQLException e) {
-      throw StoreFailures.translate(e, failure);
-    }
-  }
-
-  /**
-   * Runs {@link #commitOutcome}'s transaction. Any uniqueness clash (a receipt at the same {@code recordedAt}, evidence
-   * already recorded, ...) rolls the whole outcome back and reads, as in the reference, "outcome record conflicts with
-   * history".
-   */
-  private void writeOutcome(SqlWork<Void> work) {
-    try {
-      database.write(work);
-    } catch (SQLException e) {
-      if (StoreFailures.isConflict(e)) {
-        throw new ConnectionStoreException("outcome record conflicts with history", e);
-      }
-      throw StoreFailures.translate(e, "committing the outcome failed");
-    }
-  }
-
-  private <T> T write(String failure, SqlWork<T> work) {
-    try {
-      return database.write(work);
-    } catch (SQLException e) {
-      throw StoreFailures.translate(e, failure);
-    }
-  }
-
-  private static String document(Object document, String kind) {
-    try {
-      return ContractJson.storeDocumentMapper().writeValueAsString(document);
-    } catch (JacksonException e) {
-      throw new ConnectionStoreException(kind + " document could not be written", e);
-    }
-  }
-
-  private static String writeJson(Object value) {
-    try {
-      return ContractJson.mapper().writeValueAsString(value);
-    } catch (JacksonException e) {
-      throw new ConnectionStoreException("inline result could not be written", e);
-    }
-  }
-
-  private static <T> T parse(String document, Class<T> type, String kind) {
-    try {
-      return ContractJson.storeDocumentMapper().readValue(document, type);
-    } catch (JacksonException | IllegalArgumentException e) {
-      throw new ConnectionStoreException("stored " + kind + " document is unreadable", e);
-    }
-  }
-
-  private static EffectExecution readExecution(ResultSet row) throws SQLException {
-    return new EffectExecution(new ExecutionId(row.getString("execution_id")),
-        new OrganizationId(row.getString("organization_id")), new ConnectionId(row.getString("connection_id")),
-        new ConnectorRevisionId(row.getString("connector_revision")), new OperationId(row.getString("operation_id")),
-        new AuthorizationId(row.getString("authorization_id")),
-        new IdempotencyKey(row.getString("idempotency_key")), row.getString("authorization_digest"),
-        row.getString("request_digest"), EffectState.valueOf(row.getString("state")),
-        Micros.read(row, "created_at"), Micros.read(row, "updated_at"), Micros.read(row, "completed_at"));
-  }
-
-  private static RecoveryCandidate readCandidate(ResultSet row) throws SQLException {
-    return new RecoveryCandidate(readExecution(row), row.getInt("attempts"), Micros.read(row, "last_receipt_at"));
-  }
-
-  private static EffectReceipt readReceipt(ResultSet row) throws SQLException {
-    String code = row.getString("error_code");
-    NormalizedError error = code == null ? null
-        : new NormalizedError(NormalizedErrorCode.valueOf(code), row.getString("error_message"), null);
-    String evidenceRef = row.getString("confirmation_evidence_ref");
-    return new EffectReceipt(new ExecutionId(row.getString("execution_id")),
-        new OrganizationId(row.getString("organization_id")), new ConnectionId(row.getString("connection_id")),
-        EffectState.valueOf(row.getString("final_state")), error, Micros.read(row, "recorded_at"),
-        Micros.read(row, "dispatch_started_at"), Micros.read(row, "resolved_at"),
-        evidenceRef == null ? null : new ConfirmationEvidenceRef(evidenceRef),
-        row.getString("reconciliation_evidence"), Micros.read(row, "resolves_ambiguous_recorded_at"),
-        row.getString("reconciliation_attempt_evidence"));
-  }
-
-  private static ObservationRecord readObservation(ResultSet row) throws SQLException {
-    return new ObservationRecord(new ObservationId(row.getString("observation_id")),
-        new OrganizationId(row.getString("organization_id")), new ConnectionId(row.getString("connection_id")),
-        new ConnectorRevisionId(row.getString("connector_revision")), new OperationId(row.getString("operation_id")),
-        new AuthorizationId(row.getString("authorization_id")),
-        new IdempotencyKey(row.getString("idempotency_key")), row.getString("authorization_digest"),
-        row.getString("request_digest"), ObservationState.valueOf(row.getString("state")),
-        Micros.read(row, "created_at"), Micros.read(row, "completed_at"));
-  }
-
-  private ObservationReceipt readObservationReceipt(ResultSet row) throws SQLException {
-    String code = row.getString("error_code");
-    NormalizedError error = code == null ? null
-        : new NormalizedError(NormalizedErrorCode.valueOf(code), row.getString("error_message"), null);
-    String inline = row.getString("inline_result");
-    String artifactRef = row.getString("artifact_ref");
-    ObservationArtifact artifact = artifactRef == null ? null
-        : new ObservationArtifact(new ObservationArtifactRef(artifactRef), row.getString("artifact_content_sha256"),
-            row.getLong("artifact_size_bytes"), row.getString("artifact_media_type"));
-    return new ObservationReceipt(new ObservationId(row.getString("observation_id")),
-        new OrganizationId(row.getString("organization_id")), new ConnectionId(row.getString("connection_id")),
-        ObservationState.valueOf(row.getString("final_state")), row.getString("request_digest"),
-        row.getString("result_digest"), inline == null ? null : parse(inline, Object.class, "inline result"),
-        artifact, error, Micros.read(row, "recorded_at"));
+    return recovery.findCandidates(dispatchStartedBefore, limit);
   }
 }

@@ -14,22 +14,22 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 final class SingleConnectionDatabase implements StoreDatabase {
 
-  private final Dialect dialect;
+  private final SqlDialect sql;
   private final Connection connection;
   private final ReentrantLock lock = new ReentrantLock();
   private final Map<String, PreparedStatement> statements = SqlSession.newCache();
   private final SqlSession session;
   private boolean closed;
 
-  SingleConnectionDatabase(Dialect dialect, Connection connection) {
-    this.dialect = dialect;
+  SingleConnectionDatabase(SqlDialect sql, Connection connection) {
+    this.sql = sql;
     this.connection = connection;
     this.session = SqlSession.caching(connection, statements);
   }
 
   @Override
-  public Dialect dialect() {
-    return dialect;
+  public SqlDialect sql() {
+    return sql;
   }
 
   @Override
@@ -37,7 +37,7 @@ final class SingleConnectionDatabase implements StoreDatabase {
     lock.lock();
     try {
       checkUsable();
-      return Transactions.inTransaction(dialect, session, work);
+      return Transactions.inTransaction(sql, session, work);
     } finally {
       lock.unlock();
     }

@@ -101,7 +101,7 @@ public final class SqliteDatabase implements AutoCloseable {
       throw e instanceof RuntimeException runtime ? runtime
           : new IllegalStateException("opening the ZeoCore SQLite database failed: " + e.getMessage(), e);
     }
-    return new SqliteDatabase(absolute, posix, new SingleConnectionDatabase(Dialect.SQLITE, connection));
+    return new SqliteDatabase(absolute, posix, new SingleConnectionDatabase(SqliteDialect.INSTANCE, connection));
   }
 
   /** The absolute path of the database file. */

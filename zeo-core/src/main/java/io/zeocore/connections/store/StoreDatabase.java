@@ -8,7 +8,8 @@ import java.sql.SQLException;
  */
 interface StoreDatabase extends AutoCloseable {
 
-  Dialect dialect();
+  /** The dialect's strategy. */
+  SqlDialect sql();
 
   /**
    * Runs {@code work} in one write transaction and commits it; any exception rolls it back. On SQLite the transaction
@@ -19,6 +20,37 @@ interface StoreDatabase extends AutoCloseable {
 
   /** Runs read-only {@code work} outside any write transaction. */
   <T> T read(SqlWork<T> work) throws SQLException;
+
+  /**
+   * {@link #write(SqlWork)}, with an SQL failure turned into a {@link ConnectionStoreException} carrying the schema's
+   * words or else {@code failure} ({@link StoreFailures#translate}).
+   */
+  default <T> T write(String failure, SqlWork<T> work) {
+    try {
+      return write(work);
+    } catch (SQLException e) {
+      throw StoreFailures.translate(sql(), e, failure);
+    }
+  }
+
+  /** {@link #read(SqlWork)}, with an SQL failure translated like {@link #write(String, SqlWork)}. */
+  default <T> T read(String failure, SqlWork<T> work) {
+    try {
+      return read(work);
+    } catch (SQLException e) {
+      throw StoreFailures.translate(sql(), e, failure);
+    }
+  }
+
+  /** Whether {@code e} says that a key, identity or nonce is already taken ({@link StoreFailures#isConflict}). */
+  default boolean isConflict(SQLException e) {
+    return StoreFailures.isConflict(sql(), e);
+  }
+
+  /** {@code e} as a {@link ConnectionStoreException} ({@link StoreFailures#translate}). */
+  default ConnectionStoreException translate(SQLException e, String failure) {
+    return StoreFailures.translate(sql(), e, failure);
+  }
 
   @Override
   void close();

@@ -13,6 +13,8 @@ import org.flywaydb.core.api.MigrationState;
 import org.flywaydb.core.api.MigrationVersion;
 import org.flywaydb.core.api.configuration.FluentConfiguration;
 import org.flywaydb.core.api.output.MigrateResult;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * ZeoCore's database schema, migrated by a <em>private</em> Flyway instance.
@@ -52,9 +54,9 @@ public final class ZeoCoreSchema {
    */
   public static final String LATEST_VERSION = "2";
 
-  private static final String NEWER_SCHEMA = "database schema is newer than this ZeoCore build";
+  private static final Logger LOG = LoggerFactory.getLogger(ZeoCoreSchema.class);
 
-  private static final String FLYWAY_POSTGRESQL_PLUGIN = "org.flywaydb.database.postgresql.PostgreSQLDatabaseType";
+  private static final String NEWER_SCHEMA = "database schema is newer than this ZeoCore build";
 
   private ZeoCoreSchema() {}
 
@@ -95,7 +97,14 @@ public final class ZeoCoreSchema {
     }
     Tables tables = Tables.of(dialect, schema);
     requireFlywaySupport(dialect);
-    refuseNewerSchema(dataSource, tables);
+    List<BundledMigrations.Applied> history = history(dataSource, tables);
+    refuseNewerSchema(history);
+    BundledMigrations bundled = BundledMigrations.of(dialect, ZeoCoreSchema.class.getClassLoader());
+    if (bundled.appliedIn(history)) {
+      LOG.info("ZeoCore store schema is current (version {}, {} migrations verified by checksum)",
+          bundled.latestVersion(), bundled.scripts().size());
+      return new Migration(dialect, bundled.latestVersion(), 0);
+    }
     Flyway flyway = flyway(dataSource, tables);
     MigrateResult result;
     try {
@@ -113,6 +122,8 @@ public final class ZeoCoreSchema {
     refuseNewerSchema(info);
     String version = currentVersion(info).orElseThrow(
         () -> new IllegalStateException("ZeoCore schema migration left no schema version"));
+    LOG.info("ZeoCore store schema migrated to version {} ({} migrations applied)", version,
+        result.migrationsExecuted);
     return new Migration(dialect, version, result.migrationsExecuted);
   }
 
@@ -137,36 +148,25 @@ public final class ZeoCoreSchema {
   public static Optional<String> appliedVersion(DataSource dataSource, Dialect dialect, String schema)
       throws SQLException {
     Tables tables = Tables.of(dialect, schema);
-    return new DataSourceDatabase(dataSource, dialect).read(appliedVersion(tables));
+    return new DataSourceDatabase(dataSource, tables.sql()).read(appliedVersion(tables));
   }
 
   /** The work that reads the applied version on an open session (used by the store's health information). */
   static SqlWork<Optional<String>> appliedVersion(Tables tables) {
     return session -> {
-      boolean migrated = tables.dialect() == Dialect.SQLITE
-          ? session.exists("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", HISTORY_TABLE)
-          : session.exists("SELECT 1 FROM pg_catalog.pg_tables WHERE schemaname = ? AND tablename = ?",
-              tables.schema(), HISTORY_TABLE);
+      boolean migrated = tables.sql().hasTable(session, tables, HISTORY_TABLE);
       if (!migrated) {
         return Optional.empty();
       }
       return Optional.ofNullable(session.first("SELECT version FROM " + tables.qualify(HISTORY_TABLE)
-          + " WHERE success = " + (tables.dialect() == Dialect.SQLITE ? "1" : "TRUE")
+          + " WHERE success = " + tables.sql().trueLiteral()
           + " AND version IS NOT NULL ORDER BY installed_rank DESC LIMIT 1", row -> row.getString(1)));
     };
   }
 
-  /** Flyway finds PostgreSQL support through a plugin jar; without it the failure would name no artifact. */
+  /** Flyway finds PostgreSQL support through a plugin jar; the dialect's strategy names it when it is missing. */
   private static void requireFlywaySupport(Dialect dialect) {
-    if (dialect != Dialect.POSTGRESQL) {
-      return;
-    }
-    try {
-      Class.forName(FLYWAY_POSTGRESQL_PLUGIN, false, ZeoCoreSchema.class.getClassLoader());
-    } catch (ClassNotFoundException e) {
-      throw new IllegalStateException("ZeoCore's PostgreSQL store needs org.flywaydb:flyway-database-postgresql on"
-          + " the class path for its schema migrations");
-    }
+    SqlDialect.of(dialect).requireFlywaySupport();
   }
 
   private static Flyway flyway(DataSource dataSource, Tables tables) {
@@ -187,19 +187,22 @@ public final class ZeoCoreSchema {
   }
 
   /**
-   * Reads every version recorded in {@value #HISTORY_TABLE} (when it exists) with plain SQL, before Flyway starts, and
-   * refuses a database that records one above {@link #LATEST_VERSION}. Reads only: no table, schema or row is created.
+   * The rows of {@value #HISTORY_TABLE} (when it exists), read with plain SQL before Flyway starts. Reads only: no
+   * table, schema or row is created.
    */
-  private static void refuseNewerSchema(DataSource dataSource, Tables tables) {
-    List<String> versions;
+  private static List<BundledMigrations.Applied> history(DataSource dataSource, Tables tables) {
     try {
-      versions = new DataSourceDatabase(dataSource, tables.dialect()).read(recordedVersions(tables));
+      return new DataSourceDatabase(dataSource, tables.sql()).read(recordedHistory(tables));
     } catch (SQLException e) {
       throw new IllegalStateException("reading ZeoCore's schema history failed: " + e.getMessage(), e);
     }
+  }
+
+  /** Refuses a database whose history records a version above {@link #LATEST_VERSION}. */
+  private static void refuseNewerSchema(List<BundledMigrations.Applied> history) {
     MigrationVersion latest = MigrationVersion.fromVersion(LATEST_VERSION);
-    for (String version : versions) {
-      if (isNewer(version, latest)) {
+    for (BundledMigrations.Applied row : history) {
+      if (row.version() != null && isNewer(row.version(), latest)) {
         throw new ConnectionStoreException(NEWER_SCHEMA);
       }
     }
@@ -213,18 +216,19 @@ public final class ZeoCoreSchema {
     }
   }
 
-  /** Every non-null version of {@value #HISTORY_TABLE}, applied or failed; empty when the table does not exist. */
-  private static SqlWork<List<String>> recordedVersions(Tables tables) {
+  /** Every row of {@value #HISTORY_TABLE}, applied or failed; empty when the table does not exist. */
+  private static SqlWork<List<BundledMigrations.Applied>> recordedHistory(Tables tables) {
     return session -> {
-      boolean migrated = tables.dialect() == Dialect.SQLITE
-          ? session.exists("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", HISTORY_TABLE)
-          : session.exists("SELECT 1 FROM pg_catalog.pg_tables WHERE schemaname = ? AND tablename = ?",
-              tables.schema(), HISTORY_TABLE);
+      boolean migrated = tables.sql().hasTable(session, tables, HISTORY_TABLE);
       if (!migrated) {
         return List.of();
       }
-      return session.list("SELECT version FROM " + tables.qualify(HISTORY_TABLE) + " WHERE version IS NOT NULL",
-          row -> row.getString(1));
+      return session.list("SELECT version, script, checksum, success FROM " + tables.qualify(HISTORY_TABLE),
+          row -> {
+            int checksum = row.getInt(3);
+            return new BundledMigrations.Applied(row.getString(1), row.getString(2),
+                row.wasNull() ? null : checksum, row.getBoolean(4));
+          });
     };
   }
 

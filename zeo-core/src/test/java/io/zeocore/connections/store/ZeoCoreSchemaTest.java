@@ -52,6 +52,54 @@ class ZeoCoreSchemaTest {
   }
 
   @Test
+  void theShippedChecksumsAreTheOnesFlywayRecordedSoACurrentSchemaNeedsNoFlywayRun() throws Exception {
+    BundledMigrations bundled = BundledMigrations.of(Dialect.SQLITE, getClass().getClassLoader());
+    try (Connection raw = raw(); Statement statement = raw.createStatement();
+        java.sql.ResultSet rows = statement.executeQuery(
+            "SELECT version, script, checksum, success FROM zeocore_schema_history")) {
+      List<BundledMigrations.Applied> history = new java.util.ArrayList<>();
+      while (rows.next()) {
+        int checksum = rows.getInt(3);
+        history.add(new BundledMigrations.Applied(rows.getString(1), rows.getString(2),
+            rows.wasNull() ? null : checksum, rows.getBoolean(4)));
+      }
+      assertThat(bundled.scripts()).extracting(BundledMigrations.Script::checksum).containsExactlyElementsOf(
+          history.stream().filter(row -> row.checksum() != null).map(BundledMigrations.Applied::checksum).toList());
+      assertThat(bundled.appliedIn(history)).isTrue();
+    }
+  }
+
+  @Test
+  void aHistoryThatDiffersFromTheShippedScriptsIsLeftToFlyway() {
+    BundledMigrations bundled = new BundledMigrations(List.of(new BundledMigrations.Script("1", "V1__a.sql", 7),
+        new BundledMigrations.Script("2", "V2__b.sql", 8)));
+    BundledMigrations.Applied baseline = new BundledMigrations.Applied("0", "<< Flyway Baseline >>", null, true);
+    BundledMigrations.Applied one = new BundledMigrations.Applied("1", "V1__a.sql", 7, true);
+    BundledMigrations.Applied two = new BundledMigrations.Applied("2", "V2__b.sql", 8, true);
+
+    assertThat(bundled.appliedIn(List.of(baseline, one, two))).isTrue();
+    assertThat(bundled.appliedIn(List.of(one))).as("a migration missing").isFalse();
+    assertThat(bundled.appliedIn(List.of(one, new BundledMigrations.Applied("2", "V2__b.sql", 9, true))))
+        .as("an edited script").isFalse();
+    assertThat(bundled.appliedIn(List.of(one, new BundledMigrations.Applied("2", "V2__b.sql", 8, false))))
+        .as("a failed migration").isFalse();
+    assertThat(bundled.appliedIn(List.of(one, two, new BundledMigrations.Applied("3", "V3__c.sql", 1, true))))
+        .as("a migration this build does not ship").isFalse();
+    assertThat(bundled.appliedIn(List.of())).as("a new database").isFalse();
+  }
+
+  @Test
+  void anEditedAppliedScriptIsStillRefusedByFlywaysValidation() throws Exception {
+    try (Connection raw = raw(); Statement statement = raw.createStatement()) {
+      statement.executeUpdate("UPDATE zeocore_schema_history SET checksum = checksum + 1 WHERE version = '2'");
+    }
+    try (SqliteDatabase database = SqliteDatabase.open(file)) {
+      assertThatThrownBy(() -> ZeoCoreSchema.migrate(database.migrationDataSource(), Dialect.SQLITE))
+          .isInstanceOf(IllegalStateException.class).hasMessageContaining("checksum");
+    }
+  }
+
+  @Test
   void keepsItsHistoryInItsOwnTableAndCreatesTheReferenceTables() throws Exception {
     try (Connection raw = raw()) {
       List<String> tables = strings(raw, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name");

@@ -1,0 +1,108 @@
+package io.zeocore.connections.store;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.zip.CRC32;
+import org.springframework.core.io.Resource;
+import org.springframework.core.io.support.PathMatchingResourcePatternResolver;
+
+/**
+ * The versioned migrations this build ships for one dialect ({@code V<version>__<description>.sql} under the
+ * dialect's location), each with the checksum Flyway records for it: the CRC-32 of the script's lines, without their
+ * line breaks, encoded as UTF-8, a leading byte-order mark removed. A test keeps the checksum equal to the one Flyway
+ * writes into {@value ZeoCoreSchema#HISTORY_TABLE}.
+ *
+ * <p>{@link #appliedIn} decides whether a database's history already holds exactly these migrations, so that a
+ * start-up against a current schema costs one query instead of a Flyway run; any difference (a missing, failed or
+ * edited migration) leaves the decision to Flyway, which migrates or refuses as it always did.
+ */
+record BundledMigrations(List<Script> scripts) {
+
+  /** One shipped script. */
+  record Script(String version, String name, int checksum) {}
+
+  /** One row of the history table. */
+  record Applied(String version, String script, Integer checksum, boolean success) {}
+
+  BundledMigrations {
+    scripts = List.copyOf(scripts);
+  }
+
+  /** The scripts of {@code dialect}, read from the class path of {@code classLoader}, in version order. */
+  static BundledMigrations of(Dialect dialect, ClassLoader classLoader) {
+    String location = dialect.migrationLocation().substring("classpath:".length());
+    List<Script> scripts = new ArrayList<>();
+    try {
+      Resource[] resources = new PathMatchingResourcePatternResolver(classLoader)
+          .getResources("classpath*:" + location + "/V*__*.sql");
+      for (Resource resource : resources) {
+        String name = Objects.requireNonNull(resource.getFilename());
+        scripts.add(new Script(name.substring(1, name.indexOf("__")), name, checksum(resource)));
+      }
+    } catch (IOException unreadable) {
+      return new BundledMigrations(List.of()); // nothing known: Flyway decides
+    }
+    scripts.sort(Comparator.comparing(script -> new java.math.BigDecimal(script.version().replace('_', '.'))));
+    return new BundledMigrations(scripts);
+  }
+
+  /** Flyway's checksum of a script. */
+  static int checksum(Resource resource) throws IOException {
+    CRC32 crc = new CRC32();
+    try (BufferedReader reader = new BufferedReader(
+        new InputStreamReader(resource.getInputStream(), StandardCharsets.UTF_8), 4096)) {
+      String line = reader.readLine();
+      if (line != null) {
+        if (!line.isEmpty() && line.charAt(0) == '\uFEFF') {
+          line = line.substring(1);
+        }
+        do {
+          crc.update(line.getBytes(StandardCharsets.UTF_8));
+        } while ((line = reader.readLine()) != null);
+      }
+    }
+    return (int) crc.getValue();
+  }
+
+  /**
+   * Whether {@code history} records every shipped script as applied with its checksum, and no other versioned
+   * migration than Flyway's baseline.
+   */
+  boolean appliedIn(List<Applied> history) {
+    if (scripts.isEmpty()) {
+      return false;
+    }
+    Map<String, Applied> byVersion = new java.util.HashMap<>();
+    for (Applied row : history) {
+      if (row.version() == null || "0".equals(row.version())) {
+        continue; // the baseline below version 1
+      }
+      if (byVersion.put(row.version(), row) != null) {
+        return false;
+      }
+    }
+    if (byVersion.size() != scripts.size()) {
+      return false;
+    }
+    for (Script script : scripts) {
+      Applied row = byVersion.get(script.version());
+      if (row == null || !row.success() || !script.name().equals(row.script())
+          || row.checksum() == null || row.checksum() != script.checksum()) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** The highest shipped version. */
+  String latestVersion() {
+    return scripts.get(scripts.size() - 1).version();
+  }
+}

@@ -1,0 +1,102 @@
+package io.zeocore.connections.store;
+
+import io.zeocore.connections.contract.Connection;
+import io.zeocore.connections.contract.ConnectionId;
+import io.zeocore.connections.contract.ConnectorRevision;
+import io.zeocore.connections.contract.ConnectorRevisionId;
+import io.zeocore.connections.contract.OrganizationId;
+import java.sql.SQLException;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Connections ({@code connections}, one JSON document per connection, replaced on save) and connector revisions
+ * ({@code connector_revisions}, immutable JSON documents, cached after the first read).
+ */
+final class ConnectionRecords {
+
+  private static final int REVISION_CACHE_LIMIT = 1024;
+
+  private final StoreDatabase database;
+  private final Map<String, ConnectorRevision> revisions = new ConcurrentHashMap<>();
+  private final String upsertConnection;
+  private final String selectConnection;
+  private final String selectRevision;
+  private final String insertRevision;
+
+  ConnectionRecords(StoreDatabase database, Tables tables) {
+    this.database = database;
+    String connections = tables.qualify("connections");
+    String connectorRevisions = tables.qualify("connector_revisions");
+    upsertConnection = "INSERT INTO " + connections + " (organization_id, connection_id, document) VALUES (?, ?, ?)"
+        + " ON CONFLICT (organization_id, connection_id) DO UPDATE SET document = excluded.document";
+    selectConnection = "SELECT document FROM " + connections + " WHERE organization_id = ? AND connection_id = ?";
+    selectRevision = "SELECT document FROM " + connectorRevisions + " WHERE organization_id = ? AND revision_id = ?";
+    insertRevision = "INSERT INTO " + connectorRevisions + " (organization_id, revision_id, document)"
+        + " VALUES (?, ?, ?)";
+  }
+
+  void saveConnection(OrganizationId organizationId, Connection connection) {
+    OrganizationScope.require(organizationId, connection.organizationId(), "connection");
+    String document = StoreDocuments.write(connection, "connection");
+    database.write("saving the connection failed", s -> s.update(upsertConnection, organizationId.value(),
+        connection.connectionId().value(), document));
+  }
+
+  Optional<Connection> getConnection(OrganizationId organizationId, ConnectionId connectionId) {
+    String document = database.read("reading the connection failed",
+        s -> s.first(selectConnection, row -> row.getString(1), organizationId.value(), connectionId.value()));
+    return Optional.ofNullable(document).map(text -> StoreDocuments.parse(text, Connection.class, "connection"));
+  }
+
+  /**
+   * Inserts the revision, or accepts an equal stored one; a different stored one is "connector revision is
+   * immutable". When another process inserts it between the read and the insert (PostgreSQL, READ COMMITTED), the
+   * whole transaction runs again and compares with the winner's.
+   */
+  void saveConnectorRevision(OrganizationId organizationId, ConnectorRevision revision) {
+    Objects.requireNonNull(organizationId, "organizationId");
+    String document = StoreDocuments.write(revision, "connector revision");
+    SqlWork<Integer> save = s -> {
+      String stored = s.first(selectRevision, row -> row.getString(1), organizationId.value(),
+          revision.revisionId().value());
+      if (stored == null) {
+        return s.update(insertRevision, organizationId.value(), revision.revisionId().value(), document);
+      }
+      if (!StoreDocuments.parse(stored, ConnectorRevision.class, "connector revision").equals(revision)) {
+        throw new ConnectionStoreException("connector revision is immutable");
+      }
+      return 0;
+    };
+    try {
+      database.write(save);
+    } catch (SQLException e) {
+      if (!database.isConflict(e)) {
+        throw database.translate(e, "saving the connector revision failed");
+      }
+      // another process inserted it between our read and our insert (PostgreSQL, READ COMMITTED): compare with it
+      database.write("saving the connector revision failed", save);
+    }
+  }
+
+  Optional<ConnectorRevision> getConnectorRevision(OrganizationId organizationId, ConnectorRevisionId revisionId) {
+    String key = organizationId.value() + '\u0000' + revisionId.value();
+    ConnectorRevision cached = revisions.get(key);
+    if (cached != null) {
+      return Optional.of(cached);
+    }
+    String document = database.read("reading the connector revision failed",
+        s -> s.first(selectRevision, row -> row.getString(1), organizationId.value(), revisionId.value()));
+    if (document == null) {
+      return Optional.empty();
+    }
+    ConnectorRevision revision = StoreDocuments.parse(document, ConnectorRevision.class, "connector revision");
+    if (revisions.size() >= REVISION_CACHE_LIMIT) {
+      revisions.clear();
+    }
+    revisions.put(key, revision);
+    return Optional.of(revision);
+  }
+}

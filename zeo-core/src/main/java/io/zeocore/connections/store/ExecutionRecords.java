@@ -1,0 +1,487 @@
+package io.zeocore.connections.store;
+
+import io.zeocore.connections.contract.AuthorizationId;
+import io.zeocore.connections.contract.ConfirmationEvidence;
+import io.zeocore.connections.contract.ConfirmationEvidenceRef;
+import io.zeocore.connections.contract.ConnectionId;
+import io.zeocore.connections.contract.ConnectorRevisionId;
+import io.zeocore.connections.contract.EffectExecution;
+import io.zeocore.connections.contract.EffectReceipt;
+import io.zeocore.connections.contract.EffectState;
+import io.zeocore.connections.contract.ExecutionId;
+import io.zeocore.connections.contract.IdempotencyKey;
+import io.zeocore.connections.contract.NormalizedError;
+import io.zeocore.connections.contract.NormalizedErrorCode;
+import io.zeocore.connections.contract.OperationId;
+import io.zeocore.connections.contract.OrganizationId;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.function.Supplier;
+import java.util.stream.Collectors;
+
+/**
+ * The effect executions and everything appended to them: {@code executions} (the current state, advanced by
+ * compare-and-set), {@code execution_history} (written by the schema's trigger on every state change), receipts,
+ * evidence references and confirmation evidence. The two writes on the dispatch path are one method each, one
+ * transaction each: {@link #claim} (nonce, execution and its snapshot chain) and {@link #commitOutcome} (evidence,
+ * the state's compare-and-set and the receipt).
+ *
+ * <p>Every state change is {@code UPDATE … WHERE state = <expected>} with the row count checked: a concurrent writer
+ * that advanced the row first leaves this one matching nothing, and it fails with "execution state changed
+ * concurrently" having written nothing.
+ */
+final class ExecutionRecords {
+
+  /** The columns that identify an execution and never change after it is created (plus {@code execution_id}). */
+  static final String IDENTITY_COLUMNS = "organization_id, execution_id, connection_id, connector_revision,"
+      + " operation_id, authorization_id, idempotency_key, authorization_digest, request_digest";
+  static final String EXECUTION_COLUMNS = IDENTITY_COLUMNS + ", state, created_at, updated_at, completed_at";
+  /** The immutable columns a compare-and-set must still match, besides the key. */
+  static final String IDENTITY_MATCH = " AND connection_id = ? AND connector_revision = ? AND operation_id = ?"
+      + " AND authorization_id = ? AND idempotency_key = ? AND authorization_digest = ? AND request_digest = ?"
+      + " AND created_at = ?";
+  private static final String RECEIPT_COLUMNS = "organization_id, execution_id, connection_id, final_state,"
+      + " error_code, error_message, recorded_at, dispatch_started_at, resolved_at, confirmation_evidence_ref,"
+      + " reconciliation_evidence, resolves_ambiguous_recorded_at, reconciliation_attempt_evidence";
+  private static final String PRE_DISPATCH_STATES = "('CREATED', 'AUTHORIZATION_VERIFIED', 'PREPARED')";
+
+  private final StoreDatabase database;
+  private final NonceRecords nonces;
+  private final Supplier<UUID> evidenceIds;
+
+  private final String insertExecution;
+  private final String advanceExecution;
+  private final String advanceWithIdentity;
+  private final String advanceFromPreDispatch;
+  private final String selectExecution;
+  private final String selectExecutionByIdentity;
+  private final String selectHistory;
+  private final String insertReceipt;
+  private final String selectReceipts;
+  private final String insertEvidenceReference;
+  private final String selectEvidenceReferences;
+  private final String insertConfirmationEvidence;
+  private final String selectConfirmationEvidence;
+
+  ExecutionRecords(StoreDatabase database, Tables tables, NonceRecords nonces, Supplier<UUID> evidenceIds) {
+    this.database = database;
+    this.nonces = nonces;
+    this.evidenceIds = evidenceIds;
+    String executions = tables.qualify("executions");
+    String history = tables.qualify("execution_history");
+    String receipts = tables.qualify("receipts");
+    String evidenceReferences = tables.qualify("evidence_references");
+    String confirmationEvidence = tables.qualify("confirmation_evidence");
+
+    insertExecution = "INSERT INTO " + executions + " (" + IDENTITY_COLUMNS + ", holds_identity, state, created_at,"
+        + " updated_at, completed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+    advanceExecution = "UPDATE " + executions + " SET state = ?, updated_at = ?, completed_at = ?"
+        + " WHERE organization_id = ? AND execution_id = ? AND state = ?";
+    advanceWithIdentity = advanceExecution + IDENTITY_MATCH;
+    advanceFromPreDispatch = "UPDATE " + executions + " SET state = ?, updated_at = ?, completed_at = ?"
+        + " WHERE organization_id = ? AND execution_id = ? AND state IN " + PRE_DISPATCH_STATES + IDENTITY_MATCH;
+    selectExecution = "SELECT " + EXECUTION_COLUMNS + " FROM " + executions
+        + " WHERE organization_id = ? AND execution_id = ?";
+    selectExecutionByIdentity = "SELECT " + EXECUTION_COLUMNS + " FROM " + executions
+        + " WHERE organization_id = ? AND connection_id = ? AND connector_revision = ? AND operation_id = ?"
+        + " AND idempotency_key = ? AND holds_identity = 1";
+    selectHistory = "SELECT " + aliased("e", IDENTITY_COLUMNS) + ", h.state AS state, e.created_at AS created_at,"
+        + " h.recorded_at AS updated_at, h.completed_at AS completed_at"
+        + " FROM " + history + " h JOIN " + executions + " e"
+        + " ON e.organization_id = h.organization_id AND e.execution_id = h.execution_id"
+        + " WHERE h.organization_id = ? AND h.execution_id = ? ORDER BY h.sequence";
+    insertReceipt = "INSERT INTO " + receipts + " (" + RECEIPT_COLUMNS + ")"
+        + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+    selectReceipts = "SELECT " + RECEIPT_COLUMNS + " FROM " + receipts
+        + " WHERE organization_id = ? AND execution_id = ? ORDER BY sequence";
+    insertEvidenceReference = "INSERT INTO " + evidenceReferences + " (organization_id, execution_id, evidence_ref)"
+        + " VALUES (?, ?, ?)";
+    selectEvidenceReferences = "SELECT evidence_ref FROM " + evidenceReferences
+        + " WHERE organization_id = ? AND execution_id = ? ORDER BY sequence";
+    insertConfirmationEvidence = "INSERT INTO " + confirmationEvidence + " (organization_id, execution_id,"
+        + " evidence_ref, observed_at, confirmation_digest) VALUES (?, ?, ?, ?, ?)";
+    selectConfirmationEvidence = "SELECT organization_id, execution_id, evidence_ref, observed_at,"
+        + " confirmation_digest FROM " + confirmationEvidence + " WHERE organization_id = ? AND evidence_ref = ?";
+  }
+
+  /** {@code columns} (comma-separated) as {@code alias.column AS column}, for joins that read them by name. */
+  static String aliased(String alias, String columns) {
+    return Arrays.stream(columns.split(",\\s*"))
+        .map(column -> alias + "." + column + " AS " + column)
+        .collect(Collectors.joining(", "));
+  }
+
+  // ---------------------------------------------------------------------------------------------------------------
+  // Executions
+
+  void save(OrganizationId organizationId, EffectExecution execution) {
+    OrganizationScope.require(organizationId, execution.organizationId(), "execution");
+    database.write("saving the execution failed", s -> {
+      EffectExecution stored = s.first(selectExecution, ExecutionRecords::readExecution, organizationId.value(),
+          execution.executionId().value());
+      if (stored == null) {
+        if (execution.state() != EffectState.CREATED) {
+          throw new ConnectionStoreException("first persisted state must be CREATED");
+        }
+        insertExecution(s, execution, true);
+        return null;
+      }
+      if (!stored.hasSameIdentityAs(execution)) {
+        throw new ConnectionStoreException("execution identity is immutable");
+      }
+      if (!stored.state().canTransitionTo(execution.state())) {
+        throw new ConnectionStoreException("transition is not allowed");
+      }
+      if (execution.updatedAt().isBefore(stored.updatedAt())) {
+        throw new ConnectionStoreException("updated_at must be monotonic");
+      }
+      advance(s, execution, stored.state());
+      return null;
+    });
+  }
+
+  Optional<EffectExecution> get(OrganizationId organizationId, ExecutionId executionId) {
+    return Optional.ofNullable(database.read("reading the execution failed", s -> s.first(selectExecution,
+        ExecutionRecords::readExecution, organizationId.value(), executionId.value())));
+  }
+
+  Optional<EffectExecution> getByIdempotency(OrganizationId organizationId, ConnectionId connectionId,
+      ConnectorRevisionId connectorRevision, OperationId operationId, IdempotencyKey idempotencyKey) {
+    return Optional.ofNullable(database.read("reading the execution failed", s -> s.first(
+        selectExecutionByIdentity, ExecutionRecords::readExecution, organizationId.value(), connectionId.value(),
+        connectorRevision.value(), operationId.value(), idempotencyKey.value())));
+  }
+
+  List<EffectExecution> history(OrganizationId organizationId, ExecutionId executionId) {
+    return database.read("reading the execution history failed", s -> s.list(selectHistory,
+        ExecutionRecords::readExecution, organizationId.value(), executionId.value()));
+  }
+
+  /**
+   * One transaction: the nonce, the execution at {@code CREATED} holding the idempotency identity, and the
+   * compare-and-set through the other snapshots. A conflict (nonce or identity taken, also by a concurrent claim that
+   * committed first) rolls everything back and returns the stored execution with {@code claimed = false}.
+   */
+  EffectClaim claim(OrganizationId organizationId, String nonce, List<EffectExecution> snapshots) {
+    if (nonce == null || nonce.isEmpty()) {
+      throw new ConnectionStoreException("authorization nonce is required");
+    }
+    requireSnapshotChain(organizationId, snapshots, "claimed execution must start at CREATED");
+    EffectExecution first = snapshots.get(0);
+    EffectExecution last = snapshots.get(snapshots.size() - 1);
+    try {
+      database.write(s -> {
+        nonces.insert(s, organizationId, nonce, first.createdAt());
+        insertExecution(s, first, true);
+        advanceChain(s, snapshots);
+        return null;
+      });
+      return new EffectClaim(last, true);
+    } catch (SQLException e) {
+      if (!database.isConflict(e)) {
+        throw database.translate(e, "claiming the execution failed");
+      }
+      Optional<EffectExecution> existing = getByIdempotency(organizationId, first.connectionId(),
+          first.connectorRevision(), first.operationId(), first.idempotencyKey());
+      return new EffectClaim(existing.orElseThrow(() -> new ConnectionStoreException(
+          "authorization nonce or execution identity was already used", e)), false);
+    }
+  }
+
+  /**
+   * One transaction: the execution (not holding the idempotency identity), its snapshot chain to {@code REFUSED} and
+   * the refusal receipt. An execution id already taken records nothing new.
+   */
+  void recordRefusal(OrganizationId organizationId, List<EffectExecution> snapshots, EffectReceipt receipt) {
+    requireSnapshotChain(organizationId, snapshots, "refused execution must start at CREATED");
+    EffectExecution last = snapshots.get(snapshots.size() - 1);
+    if (last.state() != EffectState.REFUSED) {
+      throw new ConnectionStoreException("refused execution must end REFUSED");
+    }
+    requireReceiptMatches(organizationId, last, receipt);
+    try {
+      database.write(s -> {
+        insertExecution(s, snapshots.get(0), false);
+        advanceChain(s, snapshots);
+        insertReceipt(s, receipt);
+        return null;
+      });
+    } catch (SQLException e) {
+      if (!database.isConflict(e)) {
+        throw database.translate(e, "recording the refusal failed");
+      }
+      // the execution id is taken (typically: the same refused authorization sent again): record nothing new
+    }
+  }
+
+  /**
+   * Runs {@link #commitOutcome}'s transaction. Any uniqueness clash (a receipt at the same {@code recordedAt}, evidence
+   * already recorded, ...) rolls the whole outcome back and reads, as in the reference, "outcome record conflicts with
+   * history".
+   */
+  private void writeOutcome(SqlWork<Void> work) {
+    try {
+      database.write(work);
+    } catch (SQLException e) {
+      if (database.isConflict(e)) {
+        throw new ConnectionStoreException("outcome record conflicts with history", e);
+      }
+      throw database.translate(e, "committing the outcome failed");
+    }
+  }
+
+  /**
+   * One transaction: the confirmation evidence (if any), the compare-and-set of the execution from the state the
+   * receipt implies ({@link #expectedPriorState}) with its identity matched, and the receipt. When the
+   * compare-and-set matches nothing, the stored row chooses the message and nothing is written.
+   */
+  void commitOutcome(OrganizationId organizationId, EffectExecution execution, EffectReceipt receipt,
+      ConfirmationEvidence evidence) {
+    OrganizationScope.require(organizationId, execution.organizationId(), "execution");
+    requireReceiptMatches(organizationId, execution, receipt);
+    if (evidence != null) {
+      OrganizationScope.require(organizationId, evidence.organizationId(), "confirmation evidence");
+      if (!evidence.executionId().equals(execution.executionId())) {
+        throw new ConnectionStoreException("confirmation evidence execution mismatch");
+      }
+      if (!evidence.evidenceRef().equals(receipt.confirmationEvidenceRef())) {
+        throw new ConnectionStoreException("receipt evidence reference mismatch");
+      }
+    }
+    EffectState expected = expectedPriorState(receipt);
+    writeOutcome(s -> {
+      if (evidence != null) {
+        insertEvidence(s, evidence);
+      }
+      List<Object> args = new ArrayList<>(List.of(execution.state().name(), Micros.of(execution.updatedAt())));
+      args.add(Micros.ofNullable(execution.completedAt()));
+      args.add(organizationId.value());
+      args.add(execution.executionId().value());
+      String sql = advanceFromPreDispatch;
+      if (expected != null) {
+        args.add(expected.name());
+        sql = advanceWithIdentity;
+      }
+      Collections.addAll(args, execution.connectionId().value(), execution.connectorRevision().value(),
+          execution.operationId().value(), execution.authorizationId().value(), execution.idempotencyKey().value(),
+          execution.authorizationDigest(), execution.requestDigest(), Micros.of(execution.createdAt()));
+      if (s.update(sql, args.toArray()) != 1) {
+        EffectExecution stored = s.first(selectExecution, ExecutionRecords::readExecution, organizationId.value(),
+            execution.executionId().value());
+        if (stored == null) {
+          throw new ConnectionStoreException("execution does not exist in organization");
+        }
+        if (!stored.hasSameIdentityAs(execution)) {
+          throw new ConnectionStoreException("execution identity is immutable");
+        }
+        throw new ConnectionStoreException("execution state changed concurrently: stored state is "
+            + stored.state() + ", expected " + (expected == null ? "a pre-dispatch state" : expected));
+      }
+      insertReceipt(s, receipt);
+      return null;
+    });
+  }
+
+  /**
+   * The state {@link #commitOutcome} compares against: {@code AMBIGUOUS} for a resolving receipt, else
+   * {@code DISPATCH_STARTED} when the receipt says dispatch started, else {@code null} for "any pre-dispatch state".
+   */
+  private static EffectState expectedPriorState(EffectReceipt receipt) {
+    if (receipt.resolvesAmbiguity()) {
+      return EffectState.AMBIGUOUS;
+    }
+    return receipt.dispatchStartedAt() != null ? EffectState.DISPATCH_STARTED : null;
+  }
+
+  // ---------------------------------------------------------------------------------------------------------------
+  // Receipts and evidence
+
+  void saveReceipt(OrganizationId organizationId, EffectReceipt receipt) {
+    OrganizationScope.require(organizationId, receipt.organizationId(), "receipt");
+    requireNoProviderDetail(receipt);
+    database.write("saving the receipt failed", s -> {
+      insertReceipt(s, receipt);
+      return null;
+    });
+  }
+
+  List<EffectReceipt> receipts(OrganizationId organizationId, ExecutionId executionId) {
+    return database.read("reading receipts failed", s -> s.list(selectReceipts, ExecutionRecords::readReceipt,
+        organizationId.value(), executionId.value()));
+  }
+
+  void saveEvidenceReference(OrganizationId organizationId, ExecutionId executionId,
+      ConfirmationEvidenceRef evidenceRef) {
+    database.write("saving the evidence reference failed", s -> s.update(insertEvidenceReference,
+        organizationId.value(), executionId.value(), evidenceRef.value()));
+  }
+
+  List<ConfirmationEvidenceRef> evidenceReferences(OrganizationId organizationId, ExecutionId executionId) {
+    return database.read("reading evidence references failed", s -> s.list(selectEvidenceReferences,
+        row -> new ConfirmationEvidenceRef(row.getString(1)), organizationId.value(), executionId.value()));
+  }
+
+  /** New evidence with a fresh reference from the store's evidence id source; nothing is written. */
+  ConfirmationEvidence newConfirmationEvidence(OrganizationId organizationId, ExecutionId executionId,
+      Instant observedAt, String confirmationDigest) {
+    return new ConfirmationEvidence(ConfirmationEvidenceRef.of(evidenceIds.get()), organizationId, executionId,
+        observedAt, confirmationDigest);
+  }
+
+  ConfirmationEvidence saveConfirmationEvidence(OrganizationId organizationId, ExecutionId executionId,
+      Instant observedAt, String confirmationDigest) {
+    ConfirmationEvidence evidence = newConfirmationEvidence(organizationId, executionId, observedAt,
+        confirmationDigest);
+    database.write("saving confirmation evidence failed", s -> {
+      insertEvidence(s, evidence);
+      return null;
+    });
+    return evidence;
+  }
+
+  Optional<ConfirmationEvidence> confirmationEvidence(OrganizationId organizationId,
+      ConfirmationEvidenceRef evidenceRef) {
+    return Optional.ofNullable(database.read("reading confirmation evidence failed", s -> s.first(
+        selectConfirmationEvidence,
+        row -> new ConfirmationEvidence(new ConfirmationEvidenceRef(row.getString("evidence_ref")),
+            new OrganizationId(row.getString("organization_id")), new ExecutionId(row.getString("execution_id")),
+            Micros.read(row, "observed_at"), row.getString("confirmation_digest")),
+        organizationId.value(), evidenceRef.value())));
+  }
+
+  // ---------------------------------------------------------------------------------------------------------------
+  // Statements inside a transaction
+
+  private void insertExecution(SqlSession s, EffectExecution execution, boolean holdsIdentity) throws SQLException {
+    s.update(insertExecution, execution.organizationId().value(), execution.executionId().value(),
+        execution.connectionId().value(), execution.connectorRevision().value(), execution.operationId().value(),
+        execution.authorizationId().value(), execution.idempotencyKey().value(), execution.authorizationDigest(),
+        execution.requestDigest(), holdsIdentity ? 1 : 0, execution.state().name(),
+        Micros.of(execution.createdAt()), Micros.of(execution.updatedAt()),
+        Micros.ofNullable(execution.completedAt()));
+  }
+
+  /** Compare-and-set through {@code snapshots[1..]}; each must move exactly one row. */
+  private void advanceChain(SqlSession s, List<EffectExecution> snapshots) throws SQLException {
+    for (int i = 1; i < snapshots.size(); i++) {
+      advance(s, snapshots.get(i), snapshots.get(i - 1).state());
+    }
+  }
+
+  /** Compare-and-set from {@code expected} to {@code next}; "execution state changed concurrently" if no row moved. */
+  private void advance(SqlSession s, EffectExecution next, EffectState expected) throws SQLException {
+    int updated = s.update(advanceExecution, next.state().name(), Micros.of(next.updatedAt()),
+        Micros.ofNullable(next.completedAt()), next.organizationId().value(), next.executionId().value(),
+        expected.name());
+    if (updated != 1) {
+      throw new ConnectionStoreException("execution state changed concurrently");
+    }
+  }
+
+  private void insertReceipt(SqlSession s, EffectReceipt receipt) throws SQLException {
+    requireNoProviderDetail(receipt);
+    NormalizedError error = receipt.normalizedError();
+    s.update(insertReceipt, receipt.organizationId().value(), receipt.executionId().value(),
+        receipt.connectionId().value(), receipt.finalState().name(), error == null ? null : error.code().name(),
+        error == null ? null : error.message(), Micros.of(receipt.recordedAt()),
+        Micros.ofNullable(receipt.dispatchStartedAt()), Micros.ofNullable(receipt.resolvedAt()),
+        receipt.confirmationEvidenceRef() == null ? null : receipt.confirmationEvidenceRef().value(),
+        receipt.reconciliationEvidence(), Micros.ofNullable(receipt.resolvesAmbiguousRecordedAt()),
+        receipt.reconciliationAttemptEvidence());
+  }
+
+  private void insertEvidence(SqlSession s, ConfirmationEvidence evidence) throws SQLException {
+    s.update(insertEvidenceReference, evidence.organizationId().value(), evidence.executionId().value(),
+        evidence.evidenceRef().value());
+    s.update(insertConfirmationEvidence, evidence.organizationId().value(), evidence.executionId().value(),
+        evidence.evidenceRef().value(), Micros.of(evidence.observedAt()), evidence.confirmationDigest());
+  }
+
+  // ---------------------------------------------------------------------------------------------------------------
+  // Pre-checks (the schema enforces the same rules; these choose the error phrase)
+
+  private static void requireNoProviderDetail(EffectReceipt receipt) {
+    if (receipt.normalizedError() != null && receipt.normalizedError().providerDetail() != null) {
+      throw new ConnectionStoreException("provider_detail is never persisted");
+    }
+  }
+
+  private static void requireReceiptMatches(OrganizationId organizationId, EffectExecution execution,
+      EffectReceipt receipt) {
+    OrganizationScope.require(organizationId, receipt.organizationId(), "receipt");
+    if (!receipt.executionId().equals(execution.executionId())) {
+      throw new ConnectionStoreException("receipt execution mismatch");
+    }
+    if (!receipt.connectionId().equals(execution.connectionId())) {
+      throw new ConnectionStoreException("receipt connection mismatch");
+    }
+    if (receipt.finalState() != execution.state()) {
+      throw new ConnectionStoreException("receipt state does not match execution");
+    }
+    requireNoProviderDetail(receipt);
+  }
+
+  private static void requireSnapshotChain(OrganizationId organizationId, List<EffectExecution> snapshots,
+      String startMessage) {
+    if (snapshots == null || snapshots.isEmpty()) {
+      throw new ConnectionStoreException("at least one execution snapshot is required");
+    }
+    EffectExecution first = snapshots.get(0);
+    OrganizationScope.require(organizationId, first.organizationId(), "execution");
+    if (first.state() != EffectState.CREATED) {
+      throw new ConnectionStoreException(startMessage);
+    }
+    for (int i = 1; i < snapshots.size(); i++) {
+      EffectExecution previous = snapshots.get(i - 1);
+      EffectExecution next = snapshots.get(i);
+      if (!first.hasSameIdentityAs(next)) {
+        throw new ConnectionStoreException("execution identity is immutable");
+      }
+      if (!previous.state().canTransitionTo(next.state())) {
+        throw new ConnectionStoreException("transition is not allowed");
+      }
+      if (!next.updatedAt().isAfter(previous.updatedAt())) {
+        throw new ConnectionStoreException("snapshot timestamps must strictly increase");
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------------------------
+  // Row readers
+
+  /** An execution from a row with the {@link #EXECUTION_COLUMNS} (by name). */
+  static EffectExecution readExecution(ResultSet row) throws SQLException {
+    return new EffectExecution(new ExecutionId(row.getString("execution_id")),
+        new OrganizationId(row.getString("organization_id")), new ConnectionId(row.getString("connection_id")),
+        new ConnectorRevisionId(row.getString("connector_revision")), new OperationId(row.getString("operation_id")),
+        new AuthorizationId(row.getString("authorization_id")),
+        new IdempotencyKey(row.getString("idempotency_key")), row.getString("authorization_digest"),
+        row.getString("request_digest"), EffectState.valueOf(row.getString("state")),
+        Micros.read(row, "created_at"), Micros.read(row, "updated_at"), Micros.read(row, "completed_at"));
+  }
+
+  /** The normalized error of columns {@code error_code} and {@code error_message}, or {@code null}. */
+  static NormalizedError readError(ResultSet row) throws SQLException {
+    String code = row.getString("error_code");
+    return code == null ? null
+        : new NormalizedError(NormalizedErrorCode.valueOf(code), row.getString("error_message"), null);
+  }
+
+  private static EffectReceipt readReceipt(ResultSet row) throws SQLException {
+    String evidenceRef = row.getString("confirmation_evidence_ref");
+    return new EffectReceipt(new ExecutionId(row.getString("execution_id")),
+        new OrganizationId(row.getString("organization_id")), new ConnectionId(row.getString("connection_id")),
+        EffectState.valueOf(row.getString("final_state")), readError(row), Micros.read(row, "recorded_at"),
+        Micros.read(row, "dispatch_started_at"), Micros.read(row, "resolved_at"),
+        evidenceRef == null ? null : new ConfirmationEvidenceRef(evidenceRef),
+        row.getString("reconciliation_evidence"), Micros.read(row, "resolves_ambiguous_recorded_at"),
+        row.getString("reconciliation_attempt_evidence"));
+  }
+}

@@ -1,0 +1,87 @@
+package io.zeocore.connections.store;
+
+import java.sql.SQLException;
+import java.util.Map;
+
+/**
+ * Everything that differs between SQLite and PostgreSQL in the store, in one strategy per {@link Dialect}: where the
+ * tables live, how one write transaction begins and ends, how a failure says "unique key already taken" and which
+ * words a named constraint stands for, and what the schema migration needs. The rest of the store is written once
+ * against this interface; no other class asks which dialect it runs on.
+ */
+sealed interface SqlDialect permits SqliteDialect, PostgresDialect {
+
+  /** The strategy of {@code dialect}: the only place that maps the public enum to its behaviour. */
+  static SqlDialect of(Dialect dialect) {
+    if (dialect == null) {
+      throw new IllegalArgumentException("dialect is required");
+    }
+    return switch (dialect) {
+      case SQLITE -> SqliteDialect.INSTANCE;
+      case POSTGRESQL -> PostgresDialect.INSTANCE;
+    };
+  }
+
+  /** The public name of this dialect. */
+  Dialect dialect();
+
+  // ---------------------------------------------------------------------------------------------------------------
+  // Where the tables live
+
+  /**
+   * The validated schema for ZeoCore's tables, or {@code null} when the dialect keeps them in the connection's main
+   * schema; {@code requested} {@code null} means the dialect's default.
+   *
+   * @throws IllegalArgumentException if the dialect takes no schema name, or the name is invalid
+   */
+  String schemaName(String requested);
+
+  /** The tables of this dialect in {@code requested} (see {@link #schemaName}). */
+  default Tables tables(String requested) {
+    return new Tables(this, schemaName(requested));
+  }
+
+  /** Whether a JDBC URL of this dialect names a file the store opens and owns itself (SQLite), not a server. */
+  boolean embedded();
+
+  // ---------------------------------------------------------------------------------------------------------------
+  // Write transactions (see Transactions#inTransaction for the bracket)
+
+  /** Begins a write transaction; returns whether the connection's manual-commit mode must be restored afterwards. */
+  boolean begin(SqlSession session) throws SQLException;
+
+  void commit(SqlSession session) throws SQLException;
+
+  /** Rolls back, adding any rollback failure to {@code failure} as suppressed (never throws). */
+  void rollback(SqlSession session, Throwable failure);
+
+  /** Restores the connection's auto-commit mode after a transaction. */
+  void end(SqlSession session, boolean restoreManualCommit) throws SQLException;
+
+  // ---------------------------------------------------------------------------------------------------------------
+  // Failures (see StoreFailures for the guard triggers' words, common to both)
+
+  /** Whether {@code e} itself (not its causes) is the database refusing a duplicate unique or primary key. */
+  boolean isUniqueViolation(SQLException e);
+
+  /**
+   * The schema's words for a unique violation {@code e} (itself, not its causes) that names one of ZeoCore's
+   * constraints, or {@code null}. Never SQL text or key values.
+   */
+  String constraintWords(SQLException e);
+
+  /** The constraint and unique-index names this dialect translates into words, with those words. */
+  Map<String, String> constraintMessages();
+
+  // ---------------------------------------------------------------------------------------------------------------
+  // Schema migration
+
+  /** Fails with a message naming the missing artifact when Flyway cannot handle this dialect. */
+  void requireFlywaySupport();
+
+  /** Whether table {@code table} exists where {@code tables} keeps ZeoCore's tables. */
+  boolean hasTable(SqlSession session, Tables tables, String table) throws SQLException;
+
+  /** The SQL literal for a true value of Flyway's {@code success} column. */
+  String trueLiteral();
+}
