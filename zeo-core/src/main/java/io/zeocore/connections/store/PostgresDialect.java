@@ -77,6 +77,11 @@ final class PostgresDialect implements SqlDialect {
   }
 
   @Override
+  public String databaseNowMicros() {
+    return "(extract(epoch FROM clock_timestamp()) * 1000000)::BIGINT";
+  }
+
+  @Override
   public boolean embedded() {
     return false;
   }

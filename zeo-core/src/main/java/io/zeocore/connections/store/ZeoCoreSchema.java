@@ -52,7 +52,7 @@ public final class ZeoCoreSchema {
    * The highest schema version this build ships ({@code V2__observations.sql} in both dialects' locations). A test
    * keeps it equal to the highest migration on the class path.
    */
-  public static final String LATEST_VERSION = "2";
+  public static final String LATEST_VERSION = "4";
 
   private static final Logger LOG = LoggerFactory.getLogger(ZeoCoreSchema.class);
 
