@@ -95,7 +95,11 @@ public final class World {
 
   /** An unsigned authorization for the refund over {@code body}, valid from 5 s ago for 10 minutes. */
   public static EffectAuthorization unsigned(String nonce, String key, byte[] body) {
-    Instant now = Instant.now();
+    return unsigned(nonce, key, body, Instant.now());
+  }
+
+  /** An unsigned authorization valid from 5 s before {@code now} for 10 minutes. */
+  public static EffectAuthorization unsigned(String nonce, String key, byte[] body, Instant now) {
     return new EffectAuthorization(new AuthorizationId("auth-" + nonce), ORG, "seat-1", "binding-1", "packet-1",
         "attempt-1", CONNECTION, REVISION, REFUND, Digests.requestDigest(body), new IdempotencyKey(key),
         List.of("approval-1"), now.minusSeconds(5), now.plusSeconds(600), nonce, AUDIENCE, ISSUER, "unsigned");
