@@ -57,8 +57,8 @@ class CrashInjectionTest {
     for (int trial = 0; trial < jvms; trial++) {
       Path work = Files.createDirectories(temp.resolve(point + "-" + trial));
       Path database = work.resolve("data/zeocore.db");
-      crashOnce(work, "sqlite:" + database, point, EFFECTS_PER_JVM, tally, () -> JdbcConnectionStore.openSqlite(database), modes,
-          database);
+      crashOnce(work, "sqlite:" + database, point, EFFECTS_PER_JVM, tally,
+          () -> JdbcConnectionStore.openSqlite(database), modes, database);
     }
     long badModes = modes.stream().filter(mode -> !mode.equals("rw-------")).count();
     Figures.record("Crash injection (SIGKILLed child JVMs)", "SQLite, kill " + point.name().toLowerCase()
@@ -103,8 +103,8 @@ class CrashInjectionTest {
     JdbcConnectionStore open();
   }
 
-  private void crashOnce(Path work, String target, Point point, int effects, Tally tally, Opener opener, List<String> modes,
-      Path database) throws Exception {
+  private void crashOnce(Path work, String target, Point point, int effects, Tally tally, Opener opener,
+      List<String> modes, Path database) throws Exception {
     World.Authority authority = new World.Authority();
     Path key = Files.writeString(work.resolve("issuer.pem"), Ed25519Keys.publicKeyPem(authority.keys.getPublic()));
     List<EffectAuthorization> authorizations = new ArrayList<>();

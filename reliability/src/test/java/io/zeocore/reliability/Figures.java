@@ -65,8 +65,8 @@ public final class Figures implements LauncherSessionListener {
     }
     StringBuilder text = new StringBuilder();
     text.append("# Reliability figures\n\n");
-    text.append("Written by the `reliability` module on every `mvn verify` (and so by `.ci/run`): each figure is asserted"
-        + " (the build fails when a guarantee breaks) and recorded here. Counts only, no timings. Trials at scale "
+    text.append("Written by the `reliability` module on every `mvn verify` (and so by `.ci/run`): each figure is"
+        + " asserted (the build fails when a guarantee breaks) and recorded here. Counts only, no timings. Trials at scale "
         + Integer.getInteger("reliability.scale", 1) + " (`-Dreliability.scale=N` multiplies them for local runs)."
         + " A run without PostgreSQL skips the PostgreSQL figures (CI requires PostgreSQL).\n\n");
     long totalTrials = 0;

@@ -12,8 +12,9 @@ import org.junit.jupiter.api.Assumptions;
 import org.postgresql.ds.PGSimpleDataSource;
 
 /**
- * The local PostgreSQL test server (127.0.0.1:5432, database {@code test}, user {@code postgres}, trust). When it cannot
- * be reached the PostgreSQL figures are skipped, unless {@code ZEOCORE_REQUIRE_POSTGRES=true} (CI), which fails instead.
+ * The local PostgreSQL test server (127.0.0.1:5432, database {@code test}, user {@code postgres}, trust). When it
+ * cannot be reached the PostgreSQL figures are skipped, unless {@code ZEOCORE_REQUIRE_POSTGRES=true} (CI), which fails
+ * instead.
  */
 public final class Pg {
 

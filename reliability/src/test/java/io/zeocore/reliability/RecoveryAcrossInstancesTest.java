@@ -130,8 +130,8 @@ class RecoveryAcrossInstancesTest {
     int calls = reconciliations.get();
     int excess = Math.max(0, calls - effects);
     Figures.record(SECTION, dialect + ", 6 sweepers × 2 store instances: reconciler calls beyond one per effect"
-        + " (" + calls + " calls)", effects, excess + unfinished, "a reconciler call beyond one per effect, or an effect"
-        + " not SUCCEEDED with exactly one resolution (the build allows 2 extra calls)");
+        + " (" + calls + " calls)", effects, excess + unfinished, "a reconciler call beyond one per effect, or an"
+        + " effect not SUCCEEDED with exactly one resolution (the build allows 2 extra calls)");
     assertThat(unfinished).isZero();
     assertThat(calls).isBetween(effects, effects + 2);
   }
