@@ -500,11 +500,13 @@ class EffectOrchestratorTest {
   void anOutcomeArrivingAfterRecoveryMovedTheExecutionOnDoesNotOverwriteIt() {
     EffectRecovery recovery = EffectRecovery.builder(world.store,
             EffectReconcilers.always(request -> ReconciliationResult.unresolved("e".repeat(64))))
-        .clock(Clock.fixed(T.plus(Duration.ofHours(1)), ZoneOffset.UTC)).build();
+        .clock(Clock.fixed(T.plus(Duration.ofHours(1)), ZoneOffset.UTC)).dispatchStaleAfter(Duration.ofMillis(1))
+        .build();
 
     EffectExecutionResult result = orchestrator.execute(ORG, CONNECTION, REVISION, CREATE_REFUND,
         world.authorization("nonce-1"), EXECUTION, BODY, request -> {
           dispatches.incrementAndGet();
+          Thread.sleep(5); // older than dispatch-stale-after by the database's clock
           assertThat(recovery.recoverOnce().markedAmbiguous()).isEqualTo(1);
           return EffectDispatchResult.confirmed(CONFIRMATION);
         }, noReconciliation());
