@@ -24,7 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Hostile children under a 700 ms deadline (grace 300 ms): a child that ignores SIGTERM, a tree of background sleepers
  * in the child's group, a flood of stdout against a 64 KiB cap, a child that never reads 4 MiB of stdin. A failure: the
  * call ended {@code SUCCEEDED}; it returned more than 3 s after the deadline (a generous bound on a loaded machine:
- * the behaviour is the deadline, not a speed); or any process the child started still runs 2 s after the return.
+ * the behaviour is the deadline, not a speed); or any process the child started still runs 1 s after the return.
  * (Item 0 and 3 cases of issue 19 — early success with truncated output, {@code setsid} grandchildren — are covered
  * where they are fixed.)
  */
@@ -62,7 +62,7 @@ class HostileChildrenTest {
             SubprocessTargets.subprocessTarget("hostile", invocation, String.class,
                 stdout -> new String(stdout, StandardCharsets.UTF_8))));
         long tookMillis = (System.nanoTime() - started) / 1_000_000;
-        Thread.sleep(2_000);
+        Thread.sleep(1_000);
         List<Long> alive = new ArrayList<>();
         try (Stream<Path> files = Files.list(pids)) {
           for (Path file : files.filter(f -> !f.getFileName().toString().endsWith(".sh")).toList()) {

@@ -78,7 +78,7 @@ class ZeoCoreHealthContributorAutoConfigurationTests {
     contextRunner.withBean(StoreIntrospection.class, () -> own).run(context -> {
       Health health = context.getBean(ZeoCoreHealthIndicator.class).health();
       assertThat(health.getStatus()).isEqualTo(Status.UP);
-      assertThat(health.getDetails()).containsEntry("dialect", "postgresql").containsEntry("schemaVersion", "4");
+      assertThat(health.getDetails()).containsEntry("dialect", "postgresql").containsEntry("schemaVersion", "2");
     });
   }
 
