@@ -167,6 +167,16 @@ public final class ExactAuthorizationVerifier {
     return null;
   }
 
+  /**
+   * Whether {@code authorization} names a trusted issuer and its signature verifies under that issuer's keys; nothing
+   * else is checked (not the intent, not the validity window, not the nonce). The effect orchestrator uses it to tell
+   * an authenticated refusal, which it audits durably, from unauthenticated input, which it only counts.
+   */
+  public boolean authenticates(EffectAuthorization authorization) {
+    return authorization != null && trustedIssuers.contains(authorization.issuer())
+        && signatureVerified(authorization);
+  }
+
   private boolean signatureVerified(EffectAuthorization authorization) {
     try {
       return signatureVerifier.verifySignature(authorization);

@@ -28,6 +28,7 @@ import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -42,8 +43,13 @@ import java.util.Optional;
  *   <li>No authorization: {@code REFUSED}/{@code ABSENT}, nothing persisted.
  *   <li>Request digest {@code sha256:<hex>} over the raw body bytes, verification at the next instant with the store
  *       as the nonce lookup.
- *   <li>Refused: a {@code REPLAYED} authorization whose identity has an execution for the same request digest returns
- *       that execution's current state (the idempotent replay; no new record). Every other refusal is persisted in one
+ *   <li>Refused without authentication (the issuer is not trusted or the signature does not verify, whatever the
+ *       first failing check was): {@code REFUSED} with the reason and no execution id; <b>nothing is persisted</b>, the
+ *       refusal is only counted ({@link #unauthenticatedRefusals()}) and logged by reason code, so that whoever can
+ *       reach the orchestrator cannot grow the store.
+ *   <li>Refused with authentication: a {@code REPLAYED} authorization whose identity has an execution for the same
+ *       request digest returns that execution's current state (the idempotent replay; no new record). Every other
+ *       refusal is persisted in one
  *       transaction ({@code CREATED → REFUSED} and a {@code REFUSED} receipt with {@code REQUEST_REFUSED} and the
  *       reason) that neither consumes the nonce nor occupies the idempotency identity; sending it again records
  *       nothing new. The result carries the reason and the execution id when a refusal is stored under it.
@@ -85,6 +91,7 @@ public final class EffectOrchestrator {
   private final Timestamps timestamps;
   private final Listeners listeners;
   private final EffectOutcomes outcomes;
+  private final RefusalCounter unauthenticated = new RefusalCounter();
 
   /** An orchestrator on the system UTC clock, without listeners. */
   public EffectOrchestrator(EffectStore store, ExactAuthorizationVerifier verifier) {
@@ -169,7 +176,12 @@ public final class EffectOrchestrator {
     AuthorizationVerdict verdict = verifier.verify(authorization, organizationId, connectionId, connectorRevision,
         operationId, requestDigest, now, store);
     if (!verdict.authorized()) {
-      return refused(organizationId, authorization, executionId, requestDigest, verdict.refusalReason());
+      AuthorizationRefusalReason reason = verdict.refusalReason();
+      if (!authenticated(reason, authorization)) {
+        unauthenticated.count(reason);
+        return new EffectExecutionResult(EffectState.REFUSED, null, reason);
+      }
+      return refused(organizationId, authorization, executionId, requestDigest, reason);
     }
 
     ConnectorPreflight.Passed preflight = preflight(organizationId, connectionId, connectorRevision, operationId, body);
@@ -210,6 +222,30 @@ public final class EffectOrchestrator {
       return ambiguousThenReconcile(organizationId, started, request, reconciler);
     }
     return outcomes.commitDispatchResult(organizationId, started, result);
+  }
+
+  /**
+   * Whether a refused authorization is authentic (trusted issuer, verifying signature): the verifier checks the
+   * signature after the intent, issuer and validity window, so a refusal for one of those is authentic only if the
+   * signature is checked now; {@code SIGNATURE_UNVERIFIABLE} and {@code ISSUER_UNTRUSTED} never are; {@code REPLAYED}
+   * is checked after the signature, so it always is.
+   */
+  private boolean authenticated(AuthorizationRefusalReason reason, EffectAuthorization authorization) {
+    return switch (reason) {
+      case SIGNATURE_UNVERIFIABLE, ISSUER_UNTRUSTED, ABSENT -> false;
+      case REPLAYED -> true;
+      default -> verifier.authenticates(authorization);
+    };
+  }
+
+  /**
+   * How many refusals of unauthenticated authorizations (untrusted issuer, a signature that does not verify) this
+   * orchestrator answered since it was created, by reason. They are counted here and logged (by reason code only, at
+   * {@code WARN} the 1st, 2nd, 4th, 8th… time per reason, otherwise at {@code DEBUG}) but never stored: the store
+   * grows only with authenticated input. {@code ABSENT} (no authorization) is not counted.
+   */
+  public Map<AuthorizationRefusalReason, Long> unauthenticatedRefusals() {
+    return unauthenticated.snapshot();
   }
 
   private EffectExecutionResult ambiguousOnly(OrganizationId organizationId, EffectExecution started) {

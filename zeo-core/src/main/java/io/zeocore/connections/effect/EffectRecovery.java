@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.UUID;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -31,9 +32,12 @@ import org.slf4j.LoggerFactory;
  *
  * <p>One sweep ({@link #recoverOnce()}) takes, across organizations:
  * <ul>
- *   <li>executions at {@code DISPATCH_STARTED} whose dispatch began longer than {@code dispatchStaleAfter} ago (the
- *       process that dispatched died, or is still waiting on a provider far longer than it should): they are recorded
- *       {@code AMBIGUOUS} with their receipt, then reconciled once;
+ *   <li>executions at {@code DISPATCH_STARTED} whose dispatch began longer than {@code dispatchStaleAfter} ago <b>by
+ *       the database's own clock</b> (the store records when the claim committed by that clock and compares it with
+ *       that clock now; this instance's {@link Builder#clock clock} plays no part, so an instance whose clock runs
+ *       ahead never presumes a fresh dispatch orphaned): the process that dispatched died, or is still waiting on a
+ *       provider far longer than it should. They are recorded {@code AMBIGUOUS} with their receipt, then reconciled
+ *       once;
  *   <li>executions at {@code AMBIGUOUS}: reconciled again once their backoff has passed. The backoff doubles with
  *       every unresolved attempt receipt, from {@code initialBackoff} up to {@code maxBackoff}, and is computed from
  *       the stored receipts, so it survives restarts.
@@ -42,7 +46,20 @@ import org.slf4j.LoggerFactory;
  * (bodies are never persisted). {@code CONFIRMED}/{@code FAILED_SAFE} resolve the ambiguity with a receipt pointing
  * at it; anything else (no reconciler, a missing connection or revision, an exception, {@code UNRESOLVED}) appends an
  * attempt receipt. Every change is a compare-and-set, so recovery in several processes, or recovery racing the
- * original orchestrator, never records two outcomes. A failure on one execution is logged and the sweep goes on.
+ * original orchestrator, never records two outcomes. Before reconciling, a sweeper takes the execution's <b>recovery
+ * lease</b> ({@link EffectRecoveryStore#claimRecoveryLease}, by the database's clock, default
+ * {@link #DEFAULT_LEASE}) and reads the execution again; an execution leased by another sweeper, or moved on since the
+ * candidates were read, is skipped ({@link Sweep#leasedElsewhere()}), so several sweepers call a reconciler once per
+ * execution and attempt, not once each. A failure on one execution is logged and the sweep goes on.
+ *
+ * <p><b>What remains:</b> a provider call that outlives {@code dispatchStaleAfter} is presumed orphaned while it is
+ * still in flight. The execution is then recorded {@code AMBIGUOUS} and reconciled; if the reconciler answers before
+ * the provider has acted, it may resolve {@code FAILED_SAFE} an effect that then happens, and the dispatcher's own
+ * late result is refused by the compare-and-set (the record keeps the reconciler's answer). Choose
+ * {@code dispatchStaleAfter} longer than any provider call can take (time out provider calls well inside it), and
+ * write reconcilers that answer {@code UNRESOLVED} rather than {@code FAILED_SAFE} while the provider may still act.
+ * The backoff of {@code AMBIGUOUS} executions is computed from receipt instants and this instance's clock; a skewed
+ * clock only shifts when a reconciler is asked again, never whether an effect is dispatched.
  *
  * <p>{@link #start(Duration)} runs a sweep at once (start-up) and then at a fixed interval on one daemon thread;
  * {@link #close()} stops it. Thread-safe.
@@ -55,6 +72,8 @@ public final class EffectRecovery implements AutoCloseable {
   public static final Duration DEFAULT_INITIAL_BACKOFF = Duration.ofSeconds(30);
   /** Default cap of the doubling backoff. */
   public static final Duration DEFAULT_MAX_BACKOFF = Duration.ofHours(1);
+  /** Default recovery lease: how long one sweeper may reconcile an execution before another may take over. */
+  public static final Duration DEFAULT_LEASE = Duration.ofMinutes(5);
   /** Default number of executions examined per sweep. */
   public static final int DEFAULT_BATCH_SIZE = 100;
 
@@ -70,9 +89,18 @@ public final class EffectRecovery implements AutoCloseable {
    * @param stillAmbiguous attempts that left the execution {@code AMBIGUOUS}
    * @param notDue ambiguities whose backoff had not passed
    * @param failures executions skipped because of an error (logged)
+   * @param leasedElsewhere executions skipped because another sweeper held their recovery lease or had just finished
+   *     them
    */
   public record Sweep(int examined, int markedAmbiguous, int succeeded, int failedSafe, int stillAmbiguous,
-      int notDue, int failures) {}
+      int notDue, int failures, int leasedElsewhere) {
+
+    /** A sweep in which no other sweeper held a lease. */
+    public Sweep(int examined, int markedAmbiguous, int succeeded, int failedSafe, int stillAmbiguous, int notDue,
+        int failures) {
+      this(examined, markedAmbiguous, succeeded, failedSafe, stillAmbiguous, notDue, failures, 0);
+    }
+  }
 
   private final EffectRecoveryStore store;
   private final EffectReconcilers reconcilers;
@@ -83,6 +111,8 @@ public final class EffectRecovery implements AutoCloseable {
   private final Duration initialBackoff;
   private final Duration maxBackoff;
   private final int batchSize;
+  private final Duration lease;
+  private final String holder = "zeocore-recovery-" + UUID.randomUUID();
   private final Object schedulerLock = new Object();
   private ScheduledExecutorService scheduler;
 
@@ -96,6 +126,7 @@ public final class EffectRecovery implements AutoCloseable {
     this.initialBackoff = builder.initialBackoff;
     this.maxBackoff = builder.maxBackoff;
     this.batchSize = builder.batchSize;
+    this.lease = builder.lease;
   }
 
   public static Builder builder(EffectRecoveryStore store, EffectReconcilers reconcilers) {
@@ -112,6 +143,7 @@ public final class EffectRecovery implements AutoCloseable {
     private Duration initialBackoff = DEFAULT_INITIAL_BACKOFF;
     private Duration maxBackoff = DEFAULT_MAX_BACKOFF;
     private int batchSize = DEFAULT_BATCH_SIZE;
+    private Duration lease = DEFAULT_LEASE;
     private final List<EffectListener> listeners = new ArrayList<>();
 
     private Builder(EffectRecoveryStore store, EffectReconcilers reconcilers) {
@@ -143,6 +175,15 @@ public final class EffectRecovery implements AutoCloseable {
     /** Cap of the backoff (default 1 hour). */
     public Builder maxBackoff(Duration backoff) {
       this.maxBackoff = positive(backoff, "maxBackoff");
+      return this;
+    }
+
+    /**
+     * How long this sweeper holds an execution's recovery lease, by the database's clock (default 5 minutes). Longer
+     * than any reconciler call: a sweeper that dies mid-reconciliation delays that execution by at most this long.
+     */
+    public Builder lease(Duration lease) {
+      this.lease = positive(lease, "lease");
       return this;
     }
 
@@ -184,17 +225,34 @@ public final class EffectRecovery implements AutoCloseable {
    */
   public Sweep recoverOnce() {
     Instant now = clock.instant();
-    List<RecoveryCandidate> candidates = store.findRecoveryCandidates(now.minus(dispatchStaleAfter), batchSize);
+    List<RecoveryCandidate> candidates = store.findRecoveryCandidates(dispatchStaleAfter, batchSize);
     int marked = 0;
     int succeeded = 0;
     int failedSafe = 0;
     int stillAmbiguous = 0;
     int notDue = 0;
     int failures = 0;
-    for (RecoveryCandidate candidate : candidates) {
-      EffectExecution execution = candidate.execution();
+    int leasedElsewhere = 0;
+    for (RecoveryCandidate listed : candidates) {
+      EffectExecution execution = listed.execution();
+      boolean leased = false;
       try {
-        if (execution.state() == EffectState.AMBIGUOUS && !due(candidate, now)) {
+        if (execution.state() == EffectState.AMBIGUOUS && !due(listed, now)) {
+          notDue++;
+          continue;
+        }
+        if (!store.claimRecoveryLease(execution.organizationId(), execution.executionId(), holder, lease)) {
+          leasedElsewhere++;
+          continue;
+        }
+        leased = true;
+        // read again under the lease: another sweeper may have finished it between our read and our lease
+        RecoveryCandidate candidate = current(listed);
+        if (candidate == null) {
+          leasedElsewhere++;
+          continue;
+        }
+        if (candidate.execution().state() == EffectState.AMBIGUOUS && !due(candidate, now)) {
           notDue++;
           continue;
         }
@@ -212,9 +270,47 @@ public final class EffectRecovery implements AutoCloseable {
         LOG.warn("recovering execution {} of organization {} failed: {}", execution.executionId(),
             execution.organizationId(), e.getClass().getName() + (e instanceof ConnectionStoreException
                 ? ": " + e.getMessage() : ""));
+      } finally {
+        if (leased) {
+          release(execution);
+        }
       }
     }
-    return new Sweep(candidates.size(), marked, succeeded, failedSafe, stillAmbiguous, notDue, failures);
+    return new Sweep(candidates.size(), marked, succeeded, failedSafe, stillAmbiguous, notDue, failures,
+        leasedElsewhere);
+  }
+
+  /**
+   * The listed candidate as stored now, or {@code null} when it is no longer one (another sweeper or the dispatching
+   * process moved it on): same state required; for {@code AMBIGUOUS}, attempts and last receipt are counted again.
+   */
+  private RecoveryCandidate current(RecoveryCandidate listed) {
+    EffectExecution listedExecution = listed.execution();
+    EffectExecution stored = store.getExecution(listedExecution.organizationId(), listedExecution.executionId())
+        .orElse(null);
+    if (stored == null || stored.state() != listedExecution.state()) {
+      return null;
+    }
+    if (stored.state() != EffectState.AMBIGUOUS) {
+      return new RecoveryCandidate(stored, listed.reconciliationAttempts(), listed.lastReceiptAt());
+    }
+    int attempts = 0;
+    Instant last = null;
+    for (EffectReceipt receipt : store.getReceiptsForExecution(stored.organizationId(), stored.executionId())) {
+      attempts += receipt.reconciliationAttemptEvidence() != null ? 1 : 0;
+      last = last == null || receipt.recordedAt().isAfter(last) ? receipt.recordedAt() : last;
+    }
+    return new RecoveryCandidate(stored, attempts, last);
+  }
+
+  private void release(EffectExecution execution) {
+    try {
+      store.releaseRecoveryLease(execution.organizationId(), execution.executionId(), holder);
+    } catch (RuntimeException e) {
+      // the lease expires by itself
+      LOG.warn("releasing the recovery lease of execution {} failed: {}", execution.executionId(),
+          e.getClass().getName());
+    }
   }
 
   private boolean due(RecoveryCandidate candidate, Instant now) {

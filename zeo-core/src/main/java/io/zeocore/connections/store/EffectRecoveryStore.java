@@ -1,7 +1,9 @@
 package io.zeocore.connections.store;
 
 import io.zeocore.connections.effect.EffectRecovery;
-import java.time.Instant;
+import io.zeocore.connections.contract.ExecutionId;
+import io.zeocore.connections.contract.OrganizationId;
+import java.time.Duration;
 import java.util.List;
 
 /**
@@ -12,8 +14,21 @@ import java.util.List;
 public interface EffectRecoveryStore extends EffectStore {
 
   /**
-   * Executions at {@code DISPATCH_STARTED} whose {@code updatedAt} is before {@code dispatchStartedBefore}, then
-   * executions at {@code AMBIGUOUS} least recently receipted first; at most {@code limit} in all.
+   * Executions at {@code DISPATCH_STARTED} whose dispatch began more than {@code dispatchStaleAfter} ago <b>by the
+   * database's own clock</b> (the instant the claim transaction committed {@code DISPATCH_STARTED}, compared with the
+   * database's clock now, in the same query: no application host's clock is involved), oldest first, then executions
+   * at {@code AMBIGUOUS} least recently receipted first; at most {@code limit} in all.
    */
-  List<RecoveryCandidate> findRecoveryCandidates(Instant dispatchStartedBefore, int limit);
+  List<RecoveryCandidate> findRecoveryCandidates(Duration dispatchStaleAfter, int limit);
+
+  /**
+   * Takes the recovery lease of one execution for {@code holder}, until the database's clock passes now +
+   * {@code lease}, in one short transaction. Succeeds when nobody holds the lease or the previous holder's lease
+   * expired (it died mid-reconciliation); fails, changing nothing, while another holder's lease runs. Several
+   * recovery sweepers, in any number of processes, therefore reconcile each execution one at a time.
+   */
+  boolean claimRecoveryLease(OrganizationId organizationId, ExecutionId executionId, String holder, Duration lease);
+
+  /** Gives back {@code holder}'s lease of the execution; a lease another holder took over is left alone. */
+  void releaseRecoveryLease(OrganizationId organizationId, ExecutionId executionId, String holder);
 }

@@ -19,6 +19,7 @@ import io.zeocore.connections.contract.OperationId;
 import io.zeocore.connections.contract.OrganizationId;
 import java.nio.file.Path;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -505,7 +506,26 @@ public final class JdbcConnectionStore implements EffectRecoveryStore, Observati
   // Recovery (cross-organization)
 
   @Override
-  public List<RecoveryCandidate> findRecoveryCandidates(Instant dispatchStartedBefore, int limit) {
-    return recovery.findCandidates(dispatchStartedBefore, limit);
+  public List<RecoveryCandidate> findRecoveryCandidates(Duration dispatchStaleAfter, int limit) {
+    return recovery.findCandidates(dispatchStaleAfter, limit);
+  }
+
+  @Override
+  public boolean claimRecoveryLease(OrganizationId organizationId, ExecutionId executionId, String holder,
+      Duration lease) {
+    Objects.requireNonNull(organizationId, "organizationId");
+    Objects.requireNonNull(executionId, "executionId");
+    if (holder == null || holder.isBlank()) {
+      throw new IllegalArgumentException("holder is required");
+    }
+    if (lease == null || lease.isNegative() || lease.isZero()) {
+      throw new IllegalArgumentException("lease must be positive");
+    }
+    return recovery.claimLease(organizationId.value(), executionId.value(), holder, lease);
+  }
+
+  @Override
+  public void releaseRecoveryLease(OrganizationId organizationId, ExecutionId executionId, String holder) {
+    recovery.releaseLease(organizationId.value(), executionId.value(), holder);
   }
 }

@@ -53,7 +53,9 @@ final class PostgresDialect implements SqlDialect {
       Map.entry("receipts_one_ambiguity", "ambiguity receipt already exists"),
       Map.entry("observations_pkey", "observation id or idempotency identity already exists"),
       Map.entry("observations_idempotency_identity", "observation id or idempotency identity already exists"),
-      Map.entry("observation_receipts_pkey", "observation outcome already exists"));
+      Map.entry("observation_receipts_pkey", "observation outcome already exists"),
+      Map.entry("dispatch_clock_pkey", "dispatch start was already recorded"),
+      Map.entry("recovery_leases_pkey", "recovery lease is already held"));
 
   /** A constraint name as a whole word; PostgreSQL quotes it in every language it speaks. */
   private static final Pattern CONSTRAINT_NAME = Pattern.compile("\\b([a-z_]+)\\b");
@@ -74,6 +76,11 @@ final class PostgresDialect implements SqlDialect {
           + " digits and underscores, starting with a letter or underscore and not with pg_");
     }
     return name;
+  }
+
+  @Override
+  public String databaseNowMicros() {
+    return "(extract(epoch FROM clock_timestamp()) * 1000000)::BIGINT";
   }
 
   @Override

@@ -4,7 +4,7 @@ import io.zeocore.connections.contract.EffectState;
 import java.nio.file.Path;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.time.Instant;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumMap;
@@ -13,9 +13,10 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The store's only cross-organization reads, for system sweeps and health: executions to recover (dispatches started
- * before a cut-off, then ambiguous executions, least recently looked at first), counts of executions by state, and
- * the store's reachability and schema version. Read-only.
+ * The store's only cross-organization queries, for system sweeps and health: executions to recover (dispatches older
+ * than a staleness by the database's own clock, then ambiguous executions, least recently looked at first), recovery
+ * leases (also by the database's clock), counts of executions by state, and the store's reachability and schema
+ * version. Only the leases write.
  */
 final class RecoveryQueries {
 
@@ -25,6 +26,8 @@ final class RecoveryQueries {
   private final String selectStaleDispatches;
   private final String selectAmbiguous;
   private final String countByState;
+  private final String claimLease;
+  private final String releaseLease;
 
   /** {@code sqlite} is the embedded file the store owns, or {@code null}. */
   RecoveryQueries(StoreDatabase database, Tables tables, SqliteDatabase sqlite) {
@@ -39,25 +42,65 @@ final class RecoveryQueries {
         + " WHERE r.organization_id = e.organization_id AND r.execution_id = e.execution_id)";
     String candidateColumns = "SELECT " + ExecutionRecords.aliased("e", ExecutionRecords.EXECUTION_COLUMNS) + ", "
         + attempts + " AS attempts, " + lastReceipt + " AS last_receipt_at FROM " + executions + " e";
-    selectStaleDispatches = candidateColumns + " WHERE e.state = 'DISPATCH_STARTED' AND e.updated_at < ?"
-        + " ORDER BY e.updated_at LIMIT ?";
+    // staleness by the database's clock on both sides (dispatch_clock, written by a trigger in the claim transaction);
+    // an execution claimed before schema version 4 has no dispatch_clock row and falls back to its updated_at
+    String now = tables.sql().databaseNowMicros();
+    String startedAt = "COALESCE(d.started_db_at, e.updated_at)";
+    selectStaleDispatches = candidateColumns + " LEFT JOIN " + tables.qualify("dispatch_clock") + " d"
+        + " ON d.organization_id = e.organization_id AND d.execution_id = e.execution_id"
+        + " WHERE e.state = 'DISPATCH_STARTED' AND " + startedAt + " < " + now + " - ?"
+        + " ORDER BY " + startedAt + " LIMIT ?";
+    String leases = tables.qualify("recovery_leases");
+    claimLease = "INSERT INTO " + leases + " AS l (organization_id, execution_id, holder, expires_db_at)"
+        + " VALUES (?, ?, ?, " + now + " + ?) ON CONFLICT (organization_id, execution_id) DO UPDATE"
+        + " SET holder = excluded.holder, expires_db_at = excluded.expires_db_at"
+        + " WHERE l.expires_db_at < " + now;
+    releaseLease = "DELETE FROM " + leases + " WHERE organization_id = ? AND execution_id = ? AND holder = ?";
     selectAmbiguous = candidateColumns + " WHERE e.state = 'AMBIGUOUS'"
         + " ORDER BY last_receipt_at NULLS FIRST, e.updated_at LIMIT ?";
     countByState = "SELECT state, count(*) AS executions FROM " + executions + " GROUP BY state";
   }
 
-  List<RecoveryCandidate> findCandidates(Instant dispatchStartedBefore, int limit) {
+  List<RecoveryCandidate> findCandidates(Duration dispatchStaleAfter, int limit) {
     if (limit <= 0) {
       throw new IllegalArgumentException("limit must be positive");
     }
+    if (dispatchStaleAfter == null || dispatchStaleAfter.isNegative()) {
+      throw new IllegalArgumentException("dispatchStaleAfter must be zero or positive");
+    }
+    long staleMicros = micros(dispatchStaleAfter);
     return database.read("finding executions to recover failed", s -> {
       List<RecoveryCandidate> candidates = new ArrayList<>(s.list(selectStaleDispatches,
-          RecoveryQueries::readCandidate, Micros.of(dispatchStartedBefore), limit));
+          RecoveryQueries::readCandidate, staleMicros, limit));
       if (candidates.size() < limit) {
         candidates.addAll(s.list(selectAmbiguous, RecoveryQueries::readCandidate, limit - candidates.size()));
       }
       return candidates;
     });
+  }
+
+  /**
+   * Takes the recovery lease of one execution for {@code holder} until the database's clock passes now +
+   * {@code lease}, in one short transaction: succeeds when nobody holds it or the previous lease expired.
+   */
+  boolean claimLease(String organizationId, String executionId, String holder, Duration lease) {
+    long leaseMicros = micros(lease);
+    return database.write("taking a recovery lease failed",
+        s -> s.update(claimLease, organizationId, executionId, holder, leaseMicros) == 1);
+  }
+
+  /** Gives the lease back (only {@code holder}'s own; a taken-over lease is left alone). */
+  void releaseLease(String organizationId, String executionId, String holder) {
+    database.write("releasing a recovery lease failed",
+        s -> s.update(releaseLease, organizationId, executionId, holder));
+  }
+
+  private static long micros(Duration duration) {
+    try {
+      return Math.multiplyExact(duration.getSeconds(), 1_000_000L) + duration.getNano() / 1_000;
+    } catch (ArithmeticException tooLong) {
+      return Long.MAX_VALUE / 4;
+    }
   }
 
   /** Every state is present (zero when none). */

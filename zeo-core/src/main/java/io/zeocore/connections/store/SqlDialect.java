@@ -44,6 +44,12 @@ sealed interface SqlDialect permits SqliteDialect, PostgresDialect {
   /** Whether a JDBC URL of this dialect names a file the store opens and owns itself (SQLite), not a server. */
   boolean embedded();
 
+  /**
+   * An SQL expression for the database's own clock now, in epoch microseconds: what recovery judges staleness and
+   * leases by, so that two application hosts never compare their clocks with each other.
+   */
+  String databaseNowMicros();
+
   // ---------------------------------------------------------------------------------------------------------------
   // Write transactions (see Transactions#inTransaction for the bracket)
 

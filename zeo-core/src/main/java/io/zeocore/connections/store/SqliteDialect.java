@@ -40,6 +40,11 @@ final class SqliteDialect implements SqlDialect {
   }
 
   @Override
+  public String databaseNowMicros() {
+    return "CAST((julianday('now') - 2440587.5) * 86400000000.0 AS INTEGER)";
+  }
+
+  @Override
   public boolean embedded() {
     return true;
   }

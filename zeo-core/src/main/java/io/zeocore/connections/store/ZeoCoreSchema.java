@@ -49,10 +49,10 @@ public final class ZeoCoreSchema {
   public static final String HISTORY_TABLE = "zeocore_schema_history";
 
   /**
-   * The highest schema version this build ships ({@code V3__in_flight_index.sql} in both dialects' locations). A test
+   * The highest schema version this build ships ({@code V4__recovery_leases.sql} in both dialects' locations). A test
    * keeps it equal to the highest migration on the class path.
    */
-  public static final String LATEST_VERSION = "3";
+  public static final String LATEST_VERSION = "4";
 
   private static final Logger LOG = LoggerFactory.getLogger(ZeoCoreSchema.class);
 

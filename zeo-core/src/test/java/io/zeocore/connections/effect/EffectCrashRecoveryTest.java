@@ -23,7 +23,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.KeyPair;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -125,7 +124,7 @@ class EffectCrashRecoveryTest {
                 requests.add(request);
                 return ReconciliationResult.confirmed(EVIDENCE, CONFIRMATION);
               })))
-          .clock(Clock.offset(Clock.systemUTC(), Duration.ofMinutes(10))).build();
+          .dispatchStaleAfter(Duration.ofMillis(1)).build();
 
       EffectRecovery.Sweep sweep = recovery.recoverOnce();
 

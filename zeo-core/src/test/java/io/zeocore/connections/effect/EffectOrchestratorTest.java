@@ -50,6 +50,7 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
@@ -258,7 +259,7 @@ class EffectOrchestratorTest {
   }
 
   @Test
-  void everyRefusalReasonIsPersistedWithoutDispatchOrNonce() {
+  void everyAuthenticatedRefusalIsPersistedWithoutDispatchOrNonceAndUnauthenticatedOnesAreOnlyCounted() {
     record Case(AuthorizationRefusalReason reason, UnaryOperator<EffectAuthorization> change, boolean resign) {}
     List<Case> cases = List.of(
         new Case(AuthorizationRefusalReason.ORGANIZATION_MISMATCH,
@@ -304,6 +305,13 @@ class EffectOrchestratorTest {
 
       EffectExecutionResult result = execute(sent, id, BODY);
 
+      if (!c.resign()) {
+        // an untrusted issuer or a forged signature: answered and counted, never stored
+        assertThat(result).as(c.reason().name()).isEqualTo(new EffectExecutionResult(REFUSED, null, c.reason()));
+        assertThat(world.store.getExecution(ORG, id)).as(c.reason().name()).isEmpty();
+        assertThat(world.store.getReceiptsForExecution(ORG, id)).isEmpty();
+        continue;
+      }
       assertThat(result).as(c.reason().name()).isEqualTo(new EffectExecutionResult(REFUSED, id, c.reason()));
       assertThat(world.store.getReceiptsForExecution(ORG, id)).singleElement()
           .satisfies(r -> assertThat(r.normalizedError()).isEqualTo(new NormalizedError(
@@ -313,6 +321,52 @@ class EffectOrchestratorTest {
       }
     }
     assertThat(dispatches).hasValue(0);
+    assertThat(orchestrator.unauthenticatedRefusals()).containsOnly(
+        Map.entry(AuthorizationRefusalReason.ISSUER_UNTRUSTED, 1L),
+        Map.entry(AuthorizationRefusalReason.SIGNATURE_UNVERIFIABLE, 1L));
+  }
+
+  @Test
+  void unauthenticatedInputNeverGrowsTheStoreWhateverItsFirstFailingCheck() throws Exception {
+    EffectAuthorization valid = world.authorization("nonce-flood");
+    EffectAuthorization forged = valid.withSignature("AAAA" + valid.signature().substring(4));
+    // a forged authorization that also fails an earlier check (here the organization) is still unauthenticated
+    EffectAuthorization forgedOtherOrg = with(valid, new OrganizationId("org-2"), valid.connectionId(),
+        valid.connectorRevision(), valid.operationId(), valid.argumentDigest(), valid.audience(), valid.issuer(),
+        valid.issuedAt(), valid.expiresAt());
+    EffectAuthorization untrusted = with(valid, ORG, valid.connectionId(), valid.connectorRevision(),
+        valid.operationId(), valid.argumentDigest(), valid.audience(), "mallory", valid.issuedAt(), valid.expiresAt());
+    long sizeBefore = databaseBytes();
+    for (int i = 0; i < 300; i++) {
+      EffectAuthorization sent = i % 3 == 0 ? forged : i % 3 == 1 ? forgedOtherOrg : untrusted;
+      assertThat(execute(sent, new ExecutionId("flood-" + i), BODY).executionId()).isNull();
+    }
+    for (int i = 0; i < 300; i++) {
+      assertThat(world.store.getExecution(ORG, new ExecutionId("flood-" + i))).isEmpty();
+    }
+    assertThat(world.store.executionCountsByState().values()).containsOnly(0L);
+    assertThat(databaseBytes()).isEqualTo(sizeBefore);
+    assertThat(orchestrator.unauthenticatedRefusals()).containsOnly(
+        Map.entry(AuthorizationRefusalReason.SIGNATURE_UNVERIFIABLE, 100L),
+        Map.entry(AuthorizationRefusalReason.ORGANIZATION_MISMATCH, 100L),
+        Map.entry(AuthorizationRefusalReason.ISSUER_UNTRUSTED, 100L));
+    assertThat(dispatches).hasValue(0);
+
+    // a validly signed authorization refused for the organization keeps its audit row
+    EffectAuthorization signedOtherOrg = world.signer.sign(forgedOtherOrg);
+    ExecutionId audited = new ExecutionId("audited");
+    assertThat(execute(signedOtherOrg, audited, BODY)).isEqualTo(
+        new EffectExecutionResult(REFUSED, audited, AuthorizationRefusalReason.ORGANIZATION_MISMATCH));
+    assertThat(world.store.getReceiptsForExecution(ORG, audited)).singleElement();
+  }
+
+  private long databaseBytes() throws java.io.IOException {
+    long total = 0;
+    for (String suffix : List.of("", "-wal")) {
+      Path file = world.file.resolveSibling(world.file.getFileName() + suffix);
+      total += java.nio.file.Files.exists(file) ? java.nio.file.Files.size(file) : 0;
+    }
+    return total;
   }
 
   private static EffectAuthorization with(EffectAuthorization a, OrganizationId org, ConnectionId connection,
@@ -474,11 +528,13 @@ class EffectOrchestratorTest {
   void anOutcomeArrivingAfterRecoveryMovedTheExecutionOnDoesNotOverwriteIt() {
     EffectRecovery recovery = EffectRecovery.builder(world.store,
             EffectReconcilers.always(request -> ReconciliationResult.unresolved("e".repeat(64))))
-        .clock(Clock.fixed(T.plus(Duration.ofHours(1)), ZoneOffset.UTC)).build();
+        .clock(Clock.fixed(T.plus(Duration.ofHours(1)), ZoneOffset.UTC)).dispatchStaleAfter(Duration.ofMillis(1))
+        .build();
 
     EffectExecutionResult result = orchestrator.execute(ORG, CONNECTION, REVISION, CREATE_REFUND,
         world.authorization("nonce-1"), EXECUTION, BODY, request -> {
           dispatches.incrementAndGet();
+          Thread.sleep(5); // older than dispatch-stale-after by the database's clock
           assertThat(recovery.recoverOnce().markedAmbiguous()).isEqualTo(1);
           return EffectDispatchResult.confirmed(CONFIRMATION);
         }, noReconciliation());

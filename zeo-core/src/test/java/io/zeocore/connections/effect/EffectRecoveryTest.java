@@ -96,13 +96,15 @@ class EffectRecoveryTest {
     EffectRecovery recovery = recovery(request -> {
       reconciliations.incrementAndGet();
       return ReconciliationResult.confirmed(EVIDENCE, CONFIRMATION);
-    }).dispatchStaleAfter(Duration.ofMinutes(5)).build();
+    }).dispatchStaleAfter(Duration.ofMillis(300)).build();
 
-    now.set(T.plus(Duration.ofMinutes(4)));
+    // staleness is judged by the database's clock: however far this instance's clock runs ahead, a dispatch that
+    // the database saw start a moment ago is not stale
+    now.set(T.plus(Duration.ofDays(365)));
     assertThat(recovery.recoverOnce().examined()).isZero();
     assertThat(state()).isEqualTo(DISPATCH_STARTED);
 
-    now.set(T.plus(Duration.ofMinutes(6)));
+    sleep(400);
     EffectRecovery.Sweep sweep = recovery.recoverOnce();
 
     assertThat(sweep).isEqualTo(new EffectRecovery.Sweep(1, 1, 1, 0, 0, 0, 0));
@@ -178,8 +180,9 @@ class EffectRecoveryTest {
     world.store.claimExecution(ORG, "nonce-1", List.of(startedChain()));
     List<String> events = new ArrayList<>();
     now.set(T.plus(Duration.ofHours(1)));
+    sleep(5);
     try (EffectRecovery recovery = recovery(request -> ReconciliationResult.confirmed(EVIDENCE, CONFIRMATION))
-        .listener(new EffectListener() {
+        .dispatchStaleAfter(Duration.ofMillis(1)).listener(new EffectListener() {
           @Override
           public void transitionRecorded(EffectExecution execution, EffectState previousState) {
             events.add(previousState + "->" + execution.state());
@@ -224,5 +227,14 @@ class EffectRecoveryTest {
 
   private EffectState state() {
     return world.store.getExecution(ORG, EXECUTION).orElseThrow().state();
+  }
+
+  private static void sleep(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
   }
 }

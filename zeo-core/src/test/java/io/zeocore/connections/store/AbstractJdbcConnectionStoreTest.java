@@ -467,15 +467,42 @@ abstract class AbstractJdbcConnectionStoreTest {
         new NormalizedError(NormalizedErrorCode.RESULT_AMBIGUOUS, "unresolved"), ambiguousAt.plusSeconds(1),
         started.updatedAt(), null, null, null, null, HEX));
 
-    assertThat(store.findRecoveryCandidates(last(stale).updatedAt(), 10))
+    // staleness by the database's clock: the dispatch committed just now is not an hour old, but is older than 0 s
+    assertThat(store.findRecoveryCandidates(java.time.Duration.ofHours(1), 10))
         .extracting(c -> c.execution().executionId().value()).containsExactly("exec-2");
-    List<RecoveryCandidate> candidates = store.findRecoveryCandidates(last(stale).updatedAt().plusSeconds(1), 10);
+    sleepQuietly(5);
+    List<RecoveryCandidate> candidates = store.findRecoveryCandidates(java.time.Duration.ofMillis(1), 10);
     assertThat(candidates).extracting(c -> c.execution().executionId().value()).containsExactly("exec-1", "exec-2");
     assertThat(candidates.get(0).reconciliationAttempts()).isZero();
     assertThat(candidates.get(0).lastReceiptAt()).isNull();
     assertThat(candidates.get(1).reconciliationAttempts()).isEqualTo(1);
     assertThat(candidates.get(1).lastReceiptAt()).isEqualTo(ambiguousAt.plusSeconds(1));
-    assertThat(store.findRecoveryCandidates(last(stale).updatedAt().plusSeconds(1), 1)).hasSize(1);
+    assertThat(store.findRecoveryCandidates(java.time.Duration.ofMillis(1), 1)).hasSize(1);
+  }
+
+  @Test
+  void aRecoveryLeaseIsHeldByOneHolderUntilReleasedOrExpired() throws Exception {
+    store.claimExecution(ORG, "n1", toDispatchStarted(EXECUTION, KEY));
+    java.time.Duration minute = java.time.Duration.ofMinutes(1);
+    assertThat(store.claimRecoveryLease(ORG, EXECUTION, "sweeper-a", minute)).isTrue();
+    assertThat(store.claimRecoveryLease(ORG, EXECUTION, "sweeper-b", minute)).isFalse();
+    assertThat(store.claimRecoveryLease(ORG, EXECUTION, "sweeper-a", minute)).isFalse();
+    store.releaseRecoveryLease(ORG, EXECUTION, "sweeper-b"); // not b's: left alone
+    assertThat(store.claimRecoveryLease(ORG, EXECUTION, "sweeper-b", minute)).isFalse();
+    store.releaseRecoveryLease(ORG, EXECUTION, "sweeper-a");
+    assertThat(store.claimRecoveryLease(ORG, EXECUTION, "sweeper-b", java.time.Duration.ofMillis(1))).isTrue();
+    sleepQuietly(10);
+    // b died: its lease expired by the database's clock, a can take over
+    assertThat(store.claimRecoveryLease(ORG, EXECUTION, "sweeper-a", minute)).isTrue();
+  }
+
+  private static void sleepQuietly(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
   }
 
   @Test
@@ -492,7 +519,7 @@ abstract class AbstractJdbcConnectionStoreTest {
     StoreInfo info = store.info();
     assertThat(info.reachable()).isTrue();
     assertThat(info.dialect()).isEqualTo(store.dialect());
-    assertThat(info.schemaVersion()).isEqualTo("3");
+    assertThat(info.schemaVersion()).isEqualTo("4");
     assertThat(info.failure()).isNull();
   }
 

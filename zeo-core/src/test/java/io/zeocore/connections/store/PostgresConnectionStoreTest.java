@@ -54,7 +54,7 @@ class PostgresConnectionStoreTest extends AbstractJdbcConnectionStoreTest {
     StoreInfo info = store.info();
     assertThat(info.dialect()).isEqualTo(Dialect.POSTGRESQL);
     assertThat(info.schema()).isEqualTo(schema.name());
-    assertThat(info.schemaVersion()).isEqualTo("3");
+    assertThat(info.schemaVersion()).isEqualTo("4");
     assertThat(info.databaseFile()).isNull();
     assertThat(info.fileModes()).isEmpty();
     assertThat(store.schema()).contains(schema.name());
@@ -100,7 +100,7 @@ class PostgresConnectionStoreTest extends AbstractJdbcConnectionStoreTest {
       assertThat(byUrl.dialect()).isEqualTo(Dialect.POSTGRESQL);
       assertThat(byUrl.getExecution(ORG, EXECUTION)).contains(last(toDispatchStarted(EXECUTION, KEY)));
       assertThat(detected.dialect()).isEqualTo(Dialect.POSTGRESQL);
-      assertThat(detected.info().schemaVersion()).isEqualTo("3");
+      assertThat(detected.info().schemaVersion()).isEqualTo("4");
       assertThat(detected.executionCountsByState()).containsEntry(EffectState.DISPATCH_STARTED, 1L);
     }
   }

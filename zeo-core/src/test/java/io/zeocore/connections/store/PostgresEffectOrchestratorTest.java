@@ -249,8 +249,10 @@ class PostgresEffectOrchestratorTest {
     EffectRecovery recovery = EffectRecovery.builder(instanceB, EffectReconcilers.always(request -> {
       reconciliations.incrementAndGet();
       return ReconciliationResult.confirmed(EVIDENCE, CONFIRMATION);
-    })).clock(() -> T.plus(Duration.ofMinutes(6))).dispatchStaleAfter(Duration.ofMinutes(5)).build();
+    })).clock(() -> T.plus(Duration.ofMinutes(6))).dispatchStaleAfter(Duration.ofMillis(50)).build();
 
+    // staleness is the database's clock: wait until the dispatch is 50 ms old by it
+    awaitQuietly(Duration.ofMillis(80));
     assertThat(recovery.recoverOnce()).isEqualTo(new EffectRecovery.Sweep(1, 1, 1, 0, 0, 0, 0));
 
     assertThat(instanceA.getExecution(ORG, EXECUTION).orElseThrow().state()).isEqualTo(SUCCEEDED);
@@ -268,21 +270,23 @@ class PostgresEffectOrchestratorTest {
     for (JdbcConnectionStore instance : List.of(instanceA, instanceB)) {
       recoveries.add(EffectRecovery.builder(instance, EffectReconcilers.always(request -> {
         reconciliations.incrementAndGet();
+        Thread.sleep(100); // long enough for the other sweeper to find the execution leased
         return ReconciliationResult.confirmed(EVIDENCE, CONFIRMATION);
-      })).clock(() -> T.plus(Duration.ofMinutes(6))).build());
+      })).clock(() -> T.plus(Duration.ofMinutes(6))).dispatchStaleAfter(Duration.ofMillis(1)).build());
     }
-    List<EffectRecovery.Sweep> sweeps;
-    // a third transaction holds the execution row: both sweeps find it stale and block marking it ambiguous
-    try (Connection blocker = schema.connect()) {
-      blocker.setAutoCommit(false);
-      try (Statement statement = blocker.createStatement()) {
-        statement.execute("SELECT 1 FROM " + schema.name() + ".executions FOR UPDATE");
-      }
-      sweeps = schema.whileBlocked(blocker, true, List.of(recoveries.get(0)::recoverOnce,
-          recoveries.get(1)::recoverOnce));
+    awaitQuietly(Duration.ofMillis(10));
+    java.util.concurrent.ExecutorService threads = java.util.concurrent.Executors.newFixedThreadPool(2);
+    List<EffectRecovery.Sweep> sweeps = new ArrayList<>();
+    try {
+      var a = threads.submit(recoveries.get(0)::recoverOnce);
+      var b = threads.submit(recoveries.get(1)::recoverOnce);
+      sweeps.add(a.get(20, java.util.concurrent.TimeUnit.SECONDS));
+      sweeps.add(b.get(20, java.util.concurrent.TimeUnit.SECONDS));
+    } finally {
+      threads.shutdownNow();
     }
 
-    assertThat(sweeps).extracting(EffectRecovery.Sweep::examined).containsExactly(1, 1);
+    // the recovery lease: one sweeper reconciles, the other skips the execution (or finds nothing left to do)
     assertThat(sweeps.stream().mapToInt(EffectRecovery.Sweep::markedAmbiguous).sum()).isEqualTo(1);
     assertThat(sweeps.stream().mapToInt(EffectRecovery.Sweep::failures).sum()).isZero();
     assertThat(reconciliations).hasValue(1);
@@ -298,5 +302,14 @@ class PostgresEffectOrchestratorTest {
     EffectExecution verified = created.transitionTo(EffectState.AUTHORIZATION_VERIFIED, t(2));
     EffectExecution prepared = verified.transitionTo(EffectState.PREPARED, t(3));
     return List.of(created, verified, prepared, prepared.transitionTo(DISPATCH_STARTED, t(4)));
+  }
+
+  private static void awaitQuietly(Duration duration) {
+    try {
+      Thread.sleep(duration.toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
   }
 }
