@@ -1,5 +1,7 @@
 package io.zeocore.capability;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * How one capability invocation ended, with the reference's lowercase wire values and {@code ZEO_CAP_*} codes.
  *
@@ -41,7 +43,7 @@ public enum CapabilityOutcome {
   }
 
   /** The {@code ZEO_CAP_*} machine code, {@code null} for {@link #SUCCEEDED}. */
-  public String code() {
+  public @Nullable String code() {
     return code;
   }
 

@@ -1,6 +1,7 @@
 package io.zeocore.capability;
 
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The result of one capability invocation: never an exception. Carries an outcome, the value of a success and whether
@@ -49,7 +50,7 @@ public record CapabilityResult<R>(CapabilityOutcome outcome, R value, boolean ha
   }
 
   /** The outcome's {@code ZEO_CAP_*} code, {@code null} for a success. */
-  public String code() {
+  public @Nullable String code() {
     return outcome.code();
   }
 

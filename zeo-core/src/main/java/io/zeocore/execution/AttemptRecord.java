@@ -2,6 +2,7 @@ package io.zeocore.execution;
 
 import java.time.Duration;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Immutable evidence of one <em>started</em> attempt. Carries only normalized kinds, machine codes and timings; never
@@ -29,8 +30,8 @@ public record AttemptRecord(
     Duration timeout,
     boolean dispatchStarted,
     AttemptOutcome outcome,
-    FailureKind failureKind,
-    String machineCode,
+    @Nullable FailureKind failureKind,
+    @Nullable String machineCode,
     Duration backoffBeforeNext) {
 
   public AttemptRecord {

@@ -43,7 +43,7 @@ final class DefaultExceptionClassifier implements ExceptionClassifier {
   }
 
   @Override
-  public FailureClassification classify(Throwable thrown) {
+  public @Nullable FailureClassification classify(Throwable thrown) {
     Throwable link = thrown;
     for (int depth = 0; link != null && depth < ExceptionTypes.MAX_CAUSES; depth++) {
       FailureClassification classification = classifyOne(link);
@@ -56,7 +56,7 @@ final class DefaultExceptionClassifier implements ExceptionClassifier {
     return null;
   }
 
-  private FailureClassification classifyOne(Throwable error) {
+  private @Nullable FailureClassification classifyOne(Throwable error) {
     if (error instanceof ConnectException || error instanceof UnknownHostException
         || error instanceof NoRouteToHostException || error instanceof UnresolvedAddressException) {
       return FailureClassification.beforeDispatch(FailureKind.TRANSIENT);
@@ -134,7 +134,7 @@ final class DefaultExceptionClassifier implements ExceptionClassifier {
       return false;
     }
 
-    private static Method method(Class<?> type, String name, Class<?>... parameters) {
+    private static @Nullable Method method(Class<?> type, String name, Class<?>... parameters) {
       try {
         return type.getMethod(name, parameters);
       } catch (NoSuchMethodException absent) {
@@ -153,7 +153,7 @@ final class DefaultExceptionClassifier implements ExceptionClassifier {
     }
 
     /** The first {@code Retry-After} header value, or {@code null}. */
-    String retryAfter(Throwable error) {
+    @Nullable String retryAfter(Throwable error) {
       if (headers == null) {
         return null;
       }

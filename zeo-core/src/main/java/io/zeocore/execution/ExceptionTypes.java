@@ -1,6 +1,7 @@
 package io.zeocore.execution;
 
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /** Looks exceptions up in a type-to-kind map: subclasses match, the most specific type wins, causes are tried next. */
 final class ExceptionTypes {
@@ -11,7 +12,7 @@ final class ExceptionTypes {
   private ExceptionTypes() {}
 
   /** The kind of the first link of {@code thrown}'s cause chain that has a mapped type, or {@code null}. */
-  static FailureKind find(Map<Class<? extends Throwable>, FailureKind> kinds, Throwable thrown) {
+  static @Nullable FailureKind find(Map<Class<? extends Throwable>, FailureKind> kinds, Throwable thrown) {
     if (kinds.isEmpty()) {
       return null;
     }

@@ -1,5 +1,7 @@
 package io.zeocore.execution;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * One named thing the runner may call: a {@link SyncExecutionTarget} for {@link ResilientRunner#runSync} or an
  * {@link AsyncExecutionTarget} for {@link ResilientRunner#runAsync}. The split is in the types, so a sync runner can
@@ -33,7 +35,7 @@ public sealed interface ExecutionTarget<T> permits SyncExecutionTarget, AsyncExe
    * (also {@link FailureKind#CANCELLED}, which then carries {@code ZEO_EXEC_CANCELLED}). Later targets are not tried
    * and no attempt record is written, exactly as in the reference.
    */
-  FailureKind preflightFailure();
+  @Nullable FailureKind preflightFailure();
 
   static void validate(String targetId, Class<?> responseType, Object invocation, ExecutionMode executionMode,
       int internalMaxAttempts) {

@@ -5,6 +5,7 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.function.BooleanSupplier;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -16,7 +17,7 @@ import org.slf4j.LoggerFactory;
  * @param thrownType the class of the exception the target threw, {@code null} when nothing was thrown (a wrong value
  *     type, an enforced timeout)
  */
-record Failure(FailureKind kind, boolean dispatchStarted, Duration retryAfter, Class<?> thrownType) {
+record Failure(FailureKind kind, boolean dispatchStarted, @Nullable Duration retryAfter, Class<?> thrownType) {
 
   private static final Logger log = LoggerFactory.getLogger(ResilientRunner.class);
 

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The terminal evidence of one run: never an exception. Enforces the reference's cross-field rules:
@@ -28,9 +29,9 @@ public record ResilientExecutionResult<T>(
     ExecutionOutcome outcome,
     T value,
     List<AttemptRecord> attempts,
-    String selectedTargetId,
+    @Nullable String selectedTargetId,
     ExecutionMode executionMode,
-    FailureKind failureKind,
+    @Nullable FailureKind failureKind,
     String machineCode,
     Duration totalElapsed,
     String refusedTargetId) {

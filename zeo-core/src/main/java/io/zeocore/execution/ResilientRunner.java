@@ -22,6 +22,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Runs one {@link ExecutionPolicy}'s explicit plan of attempts under one total deadline and returns evidence, never an
@@ -122,7 +123,7 @@ public final class ResilientRunner {
 
   /** Runs the plan on the calling thread; {@code cancellation} may be {@code null}. */
   public <T> ResilientExecutionResult<T> runSync(ExecutionPolicy policy, Map<String, SyncExecutionTarget<T>> targets,
-      CancellationToken cancellation) {
+      @Nullable CancellationToken cancellation) {
     return runSync(policy, targets, cancellation, null);
   }
 
@@ -133,7 +134,7 @@ public final class ResilientRunner {
    * @param listener an extra listener for this run only (after the runner's own), or {@code null}
    */
   public <T> ResilientExecutionResult<T> runSync(ExecutionPolicy policy, Map<String, SyncExecutionTarget<T>> targets,
-      CancellationToken cancellation, AttemptListener listener) {
+      @Nullable CancellationToken cancellation, AttemptListener listener) {
     Run<T, SyncExecutionTarget<T>> run = newRun(policy, targets, cancellation, listener);
     Run.Refusal refusal = Run.refusal(policy, targets);
     if (refusal != null) {
@@ -277,7 +278,7 @@ public final class ResilientRunner {
 
   /** Runs the plan asynchronously; {@code cancellation} may be {@code null}. */
   public <T> CompletableFuture<ResilientExecutionResult<T>> runAsync(ExecutionPolicy policy,
-      Map<String, AsyncExecutionTarget<T>> targets, CancellationToken cancellation) {
+      Map<String, AsyncExecutionTarget<T>> targets, @Nullable CancellationToken cancellation) {
     return runAsync(policy, targets, cancellation, null);
   }
 
@@ -292,7 +293,8 @@ public final class ResilientRunner {
    * @param listener an extra listener for this run only (after the runner's own), or {@code null}
    */
   public <T> CompletableFuture<ResilientExecutionResult<T>> runAsync(ExecutionPolicy policy,
-      Map<String, AsyncExecutionTarget<T>> targets, CancellationToken cancellation, AttemptListener listener) {
+      Map<String, AsyncExecutionTarget<T>> targets, @Nullable CancellationToken cancellation,
+      AttemptListener listener) {
     Run<T, AsyncExecutionTarget<T>> run = newRun(policy, targets, cancellation, listener);
     Run.Refusal refusal = Run.refusal(policy, targets);
     if (refusal != null) {

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -54,7 +55,7 @@ final class Run<T, X extends ExecutionTarget<T>> {
    *
    * @return the refusal, or {@code null} when the run may start
    */
-  static Refusal refusal(ExecutionPolicy policy, Map<String, ? extends ExecutionTarget<?>> targets) {
+  static @Nullable Refusal refusal(ExecutionPolicy policy, Map<String, ? extends ExecutionTarget<?>> targets) {
     if (policy.operationMode() == OperationMode.EFFECTFUL) {
       return new Refusal(MachineCodes.EFFECTFUL_REQUIRES_PERSISTENCE, null);
     }

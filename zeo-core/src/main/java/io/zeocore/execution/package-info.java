@@ -9,4 +9,7 @@
  * cooperative (targets read {@link io.zeocore.execution.AttemptContext#timeout()}); asynchronous timeouts are enforced.
  * This package knows nothing of its targets' kinds (subprocess, LLM, capability) nor of effects.
  */
+@NullMarked
 package io.zeocore.execution;
+
+import org.jspecify.annotations.NullMarked;

@@ -8,6 +8,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.core.StreamReadConstraints;
 
 /**
@@ -34,7 +35,7 @@ public final class JsonValues {
     return value(value, field, 0);
   }
 
-  private static Object value(Object value, String field, int depth) {
+  private static @Nullable Object value(Object value, String field, int depth) {
     if (value == null) {
       return null;
     }

@@ -1,5 +1,7 @@
 package io.zeocore.llm;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * An API key held as characters in a private array, never as a {@link String} field; its {@link #toString()} is
  * redacted, so a reflective or accidental dump of an owner prints {@code <redacted>}. A header value is built per
@@ -14,7 +16,7 @@ final class ApiKey {
   }
 
   /** A copy of {@code value}, or {@code null} when it is {@code null}, empty or only whitespace. */
-  static ApiKey of(char[] value) {
+  static @Nullable ApiKey of(char[] value) {
     if (value == null) {
       return null;
     }

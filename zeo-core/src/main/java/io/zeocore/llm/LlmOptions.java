@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Generation options of one chat call. Immutable (the stop list is copied), so one instance can be shared by every
@@ -26,7 +27,13 @@ import java.util.List;
  *     safely)
  */
 public record LlmOptions(
-    String model, Double temperature, Integer maxTokens, Double topP, List<String> stop, Long seed, boolean stream) {
+    @Nullable String model,
+    @Nullable Double temperature,
+    @Nullable Integer maxTokens,
+    @Nullable Double topP,
+    List<String> stop,
+    @Nullable Long seed,
+    boolean stream) {
 
   /** The reference's default temperature. */
   public static final double DEFAULT_TEMPERATURE = 0.7;

@@ -62,7 +62,7 @@ public final class OpenAiClient extends HttpLlmClient {
    * @param timeout the per-call timeout, positive
    * @param organization the {@code OpenAI-Organization} header, or {@code null}/blank for none
    */
-  public OpenAiClient(URI baseUrl, String apiKey, String model, Duration timeout, String organization) {
+  public OpenAiClient(URI baseUrl, @Nullable String apiKey, String model, Duration timeout, String organization) {
     this(builder().baseUrl(baseUrl).apiKey(apiKey).model(model).timeout(timeout).organization(organization));
   }
 
@@ -77,7 +77,7 @@ public final class OpenAiClient extends HttpLlmClient {
   }
 
   /** The {@code OpenAI-Organization} header value, or {@code null}. */
-  public String organization() {
+  public @Nullable String organization() {
     return organization;
   }
 

@@ -38,7 +38,7 @@ final class RetryAfter {
     return RetryAfterHeader.parse(value, clock);
   }
 
-  private static Duration parseMillis(String value) {
+  private static @Nullable Duration parseMillis(String value) {
     if (!MILLIS.matcher(value).matches()) {
       return null;
     }

@@ -4,4 +4,7 @@
  * runner is the only retry owner; {@link io.zeocore.llm.LlmTargets#chatTarget} turns a client into an execution target.
  * Provider text never reaches records, exceptions or logs.
  */
+@NullMarked
 package io.zeocore.llm;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,5 +1,7 @@
 package io.zeocore.springai;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * The ZeoCore attempt running a Spring AI model call on the current thread. Spring AI's retry layers that ZeoCore
  * has made scope-aware ({@link SpringAiRetries}, {@link OneCallOpenAiHttpClientCustomizer}) make exactly one call
@@ -30,7 +32,7 @@ final class AttemptScope {
   }
 
   /** The scope open on this thread, or {@code null} outside ZeoCore attempts. */
-  static AttemptScope current() {
+  static @Nullable AttemptScope current() {
     return CURRENT.get();
   }
 

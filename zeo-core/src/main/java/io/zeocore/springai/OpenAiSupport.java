@@ -6,6 +6,7 @@ import com.openai.errors.OpenAIServiceException;
 import io.zeocore.execution.FailureClassification;
 import java.time.Duration;
 import java.time.InstantSource;
+import org.jspecify.annotations.Nullable;
 import org.springframework.ai.chat.model.ChatModel;
 import org.springframework.ai.chat.prompt.ChatOptions;
 import org.springframework.ai.chat.prompt.Prompt;
@@ -30,7 +31,7 @@ final class OpenAiSupport {
    * {@code prompt} with OpenAI options whose request timeout is at most {@code timeout} (the SDK applies it to the
    * whole call: connect, write, read); {@code null} when the prompt's options are not OpenAI's.
    */
-  static Prompt withTimeout(Prompt prompt, ChatModel model, Duration timeout) {
+  static @Nullable Prompt withTimeout(Prompt prompt, ChatModel model, Duration timeout) {
     ChatOptions options = prompt.getOptions() != null ? prompt.getOptions() : model.getOptions();
     if (!(options instanceof OpenAiChatOptions openAi)) {
       return null;
@@ -42,7 +43,7 @@ final class OpenAiSupport {
   }
 
   /** An SDK failure by its status and headers, or a malformed response; {@code null} for anything else. */
-  static FailureClassification classify(Throwable link, InstantSource clock) {
+  static @Nullable FailureClassification classify(Throwable link, InstantSource clock) {
     if (link instanceof OpenAIServiceException service) {
       int status = service.statusCode();
       Headers headers = service.headers();
@@ -62,7 +63,7 @@ final class OpenAiSupport {
     return link instanceof OpenAIServiceException service ? service.statusCode() : 0;
   }
 
-  private static String first(Headers headers, String name) {
+  private static @Nullable String first(Headers headers, String name) {
     if (headers == null) {
       return null;
     }

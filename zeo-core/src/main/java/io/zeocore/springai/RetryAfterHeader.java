@@ -7,6 +7,7 @@ import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /** Parses a failed response's requested delay, exactly as ZeoCore's own LLM clients do. */
 final class RetryAfterHeader {
@@ -23,7 +24,7 @@ final class RetryAfterHeader {
    * OpenAI's {@code retry-after-ms} when present and valid, otherwise {@code Retry-After} as delay-seconds or an HTTP
    * date (a date in the past is zero); {@code null} when neither parses.
    */
-  static Duration parse(String retryAfter, String retryAfterMillis, InstantSource clock) {
+  static @Nullable Duration parse(String retryAfter, String retryAfterMillis, InstantSource clock) {
     if (retryAfterMillis != null && MILLIS.matcher(retryAfterMillis.trim()).matches()) {
       double nanos = Double.parseDouble(retryAfterMillis.trim()) * 1_000_000d;
       return nanos >= MAX.toNanos() ? MAX : Duration.ofNanos((long) nanos);

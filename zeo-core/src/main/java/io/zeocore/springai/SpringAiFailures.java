@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.time.InstantSource;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Classification of what a Spring AI model call throws, from structure only: HTTP statuses, headers, exception types.
@@ -231,7 +232,7 @@ public final class SpringAiFailures {
   /** Isolates the {@code spring-ai-retry} exception types. */
   private static final class RetryExceptions {
 
-    static FailureClassification classify(Throwable link, InstantSource clock) {
+    static @Nullable FailureClassification classify(Throwable link, InstantSource clock) {
       boolean transientAi = link instanceof org.springframework.ai.retry.TransientAiException;
       boolean nonTransientAi = link instanceof org.springframework.ai.retry.NonTransientAiException;
       if (!transientAi && !nonTransientAi) {

@@ -10,4 +10,7 @@
  * <p>Everything here is optional: it needs {@code spring-ai-model} on the class path, {@code spring-ai-retry} for the
  * {@code RetryTemplate}-based models (Ollama and others) and {@code spring-ai-openai} for OpenAI.
  */
+@NullMarked
 package io.zeocore.springai;
+
+import org.jspecify.annotations.NullMarked;

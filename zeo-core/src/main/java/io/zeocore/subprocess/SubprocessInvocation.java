@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One child process to run for one attempt: what to execute, what it receives and how it is stopped. Immutable; the
@@ -48,7 +49,7 @@ import java.util.TreeSet;
 public record SubprocessInvocation(
     List<String> argv,
     byte[] inputBytes,
-    Path workingDirectory,
+    @Nullable Path workingDirectory,
     Map<String, String> environment,
     Duration terminationGrace,
     Duration cancellationPoll,

@@ -5,4 +5,7 @@
  * sent {@code SIGTERM}, then {@code SIGKILL} after the termination grace, and every recorded descendant is killed.
  * Linux only (it reads {@code /proc}).
  */
+@NullMarked
 package io.zeocore.subprocess;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,5 +1,7 @@
 package io.zeocore.connections.admission;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Rule 9 of revision admission: a path template is a constrained absolute path. It starts with {@code /}, not
  * {@code //}, and contains none of {@code ://}, {@code *}, {@code ..}, {@code ?}, {@code #}, a backslash, whitespace or
@@ -52,7 +54,7 @@ final class PathTemplates {
   }
 
   /** Decodes {@code %XX} escapes byte-wise (non-ASCII bytes become U+FFFD); {@code null} for a malformed escape. */
-  private static String percentDecode(String path) {
+  private static @Nullable String percentDecode(String path) {
     StringBuilder out = new StringBuilder(path.length());
     for (int i = 0; i < path.length(); i++) {
       char c = path.charAt(i);

@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Verifies Ed25519 signatures (BouncyCastle's lightweight API when it is on the class path, else JDK EdDSA) over
@@ -111,7 +112,7 @@ public final class Ed25519SignatureVerifier implements SignatureVerifier {
    * {@code ==}), the standard alphabet, whitespace and any other second spelling of the same bytes are refused, so
    * one authorization has exactly one byte form and one digest.
    */
-  static byte[] decode(String text) {
+  static byte @Nullable [] decode(String text) {
     if (text == null || text.length() != UNPADDED_LENGTH) {
       return null;
     }

@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Verifies an effect authorization exactly against the trusted runtime intent (organization, connection, connector
@@ -100,7 +101,7 @@ public final class ExactAuthorizationVerifier {
    * @return a verdict with exactly one reason when refused
    * @throws IllegalArgumentException if a trusted argument is missing (a programming error, not a refusal)
    */
-  public AuthorizationVerdict verify(EffectAuthorization authorization, OrganizationId organizationId,
+  public AuthorizationVerdict verify(@Nullable EffectAuthorization authorization, OrganizationId organizationId,
       ConnectionId connectionId, ConnectorRevisionId connectorRevision, OperationId operationId,
       String requestDigest, Instant now, AuthorizationNonceLookup nonces) {
     if (now == null) {
@@ -125,7 +126,8 @@ public final class ExactAuthorizationVerifier {
         authorization.operationId(), authorization.authorizationId(), requestDigest, checkedAt);
   }
 
-  private AuthorizationRefusalReason firstFailure(EffectAuthorization authorization, OrganizationId organizationId,
+  private @Nullable AuthorizationRefusalReason firstFailure(EffectAuthorization authorization,
+      OrganizationId organizationId,
       ConnectionId connectionId, ConnectorRevisionId connectorRevision, OperationId operationId,
       String requestDigest, Instant now, AuthorizationNonceLookup nonces) {
     if (authorization == null) {

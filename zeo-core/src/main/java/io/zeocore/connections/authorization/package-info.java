@@ -5,4 +5,7 @@
  * {@link io.zeocore.connections.authorization.AuthorizationSigner} and
  * {@link io.zeocore.connections.authorization.Ed25519Keys}.
  */
+@NullMarked
 package io.zeocore.connections.authorization;
+
+import org.jspecify.annotations.NullMarked;

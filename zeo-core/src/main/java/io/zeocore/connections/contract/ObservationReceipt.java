@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonAnySetter;
 import io.zeocore.internal.ContractRules;
 import io.zeocore.internal.JsonValues;
 import java.time.Instant;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.PropertyNamingStrategies;
 import tools.jackson.databind.annotation.JsonNaming;
 
@@ -31,8 +32,8 @@ public record ObservationReceipt(
     ObservationState finalState,
     String requestDigest,
     String resultDigest,
-    Object inlineResult,
-    ObservationArtifact artifact,
+    @Nullable Object inlineResult,
+    @Nullable ObservationArtifact artifact,
     NormalizedError normalizedError,
     Instant recordedAt) {
 

@@ -29,6 +29,7 @@ import java.util.Set;
 import java.util.concurrent.locks.ReentrantLock;
 import javax.crypto.SecretKey;
 import javax.crypto.spec.SecretKeySpec;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A {@link SecretStore} backed by a PKCS#12 keystore file, portable across operating systems.
@@ -189,7 +190,7 @@ public final class KeyStoreSecretStore extends SecretStore implements AutoClosea
   }
 
   @Override
-  protected byte[] read(String handle) throws GeneralSecurityException {
+  protected byte @Nullable [] read(String handle) throws GeneralSecurityException {
     lock.lock();
     try {
       KeyStore store = requireOpen();

@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -321,7 +322,8 @@ public abstract class SecretStore {
     return redeem(lease, organization, call, true, resultTexts);
   }
 
-  private <R> R redeem(SecretLease lease, OrganizationId organization, CustodyCall<R> call, boolean resultRequired,
+  private <R> @Nullable R redeem(SecretLease lease, OrganizationId organization, CustodyCall<R> call,
+      boolean resultRequired,
       Function<R, List<String>> resultTexts) {
     if (lease == null) {
       throw new IllegalArgumentException("lease is required");

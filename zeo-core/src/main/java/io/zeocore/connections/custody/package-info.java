@@ -24,4 +24,7 @@
  * <p>Secret material never appears in exception messages or causes, logs, {@code toString}, records, receipts or
  * results; handles never appear in exception messages or logs.
  */
+@NullMarked
 package io.zeocore.connections.custody;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,7 +1,9 @@
 package io.zeocore.connections.effect;
 
+import io.zeocore.connections.admission.AdmissionException;
 import io.zeocore.connections.admission.ConnectorPreflight;
 import io.zeocore.connections.admission.PreflightCode;
+import io.zeocore.connections.authorization.ExactAuthorizationVerifier;
 import io.zeocore.connections.contract.AuthorizationRefusalReason;
 import io.zeocore.connections.contract.AuthorizationVerdict;
 import io.zeocore.connections.contract.ConnectionId;
@@ -9,6 +11,7 @@ import io.zeocore.connections.contract.ConnectorRevisionId;
 import io.zeocore.connections.contract.Digests;
 import io.zeocore.connections.contract.EffectAuthorization;
 import io.zeocore.connections.contract.EffectExecution;
+import io.zeocore.connections.contract.EffectKind;
 import io.zeocore.connections.contract.EffectReceipt;
 import io.zeocore.connections.contract.EffectState;
 import io.zeocore.connections.contract.ExecutionId;
@@ -20,9 +23,6 @@ import io.zeocore.connections.store.ConnectionStoreException;
 import io.zeocore.connections.store.EffectClaim;
 import io.zeocore.connections.store.EffectStore;
 import io.zeocore.internal.Timestamps;
-import io.zeocore.connections.contract.EffectKind;
-import io.zeocore.connections.admission.AdmissionException;
-import io.zeocore.connections.authorization.ExactAuthorizationVerifier;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -31,6 +31,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Runs one effect (a write, a payment, a message) durably: the authorization is verified exactly, the execution is
@@ -157,7 +158,7 @@ public final class EffectOrchestrator {
    * @throws ConnectionStoreException if the store fails; the execution keeps its last committed state
    */
   public EffectExecutionResult execute(OrganizationId organizationId, ConnectionId connectionId,
-      ConnectorRevisionId connectorRevision, OperationId operationId, EffectAuthorization authorization,
+      ConnectorRevisionId connectorRevision, OperationId operationId, @Nullable EffectAuthorization authorization,
       ExecutionId executionId, byte[] requestBody, EffectDispatcher dispatcher, EffectReconciler reconciler) {
     require(organizationId, "organization_id");
     require(connectionId, "connection_id");

@@ -11,6 +11,7 @@ import io.zeocore.connections.store.ConnectionStoreException;
 import io.zeocore.connections.store.EffectStore;
 import io.zeocore.internal.Timestamps;
 import java.time.Instant;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -146,7 +147,8 @@ final class EffectOutcomes {
   }
 
   /** Commits and notifies; {@code null} when committed, else the current state after another process moved on. */
-  private EffectExecutionResult commit(OrganizationId organizationId, EffectExecution from, EffectExecution to,
+  private @Nullable EffectExecutionResult commit(OrganizationId organizationId, EffectExecution from,
+      EffectExecution to,
       EffectReceipt receipt, ConfirmationEvidence evidence) {
     try {
       store.commitOutcome(organizationId, to, receipt, evidence);

@@ -12,6 +12,7 @@ import io.zeocore.internal.ContractRules;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What the orchestrator hands an {@link EffectReconciler} for an {@code AMBIGUOUS} execution. The reconciler must
@@ -65,7 +66,7 @@ public record EffectReconciliationRequest(
 
   /** A copy of the raw request body, or {@code null} when it is not known (recovery after a restart). */
   @Override
-  public byte[] requestBody() {
+  public byte @Nullable [] requestBody() {
     return requestBody == null ? null : requestBody.clone();
   }
 

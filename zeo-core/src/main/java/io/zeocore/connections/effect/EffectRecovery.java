@@ -23,6 +23,7 @@ import java.util.UUID;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -284,7 +285,7 @@ public final class EffectRecovery implements AutoCloseable {
    * The listed candidate as stored now, or {@code null} when it is no longer one (another sweeper or the dispatching
    * process moved it on): same state required; for {@code AMBIGUOUS}, attempts and last receipt are counted again.
    */
-  private RecoveryCandidate current(RecoveryCandidate listed) {
+  private @Nullable RecoveryCandidate current(RecoveryCandidate listed) {
     EffectExecution listedExecution = listed.execution();
     EffectExecution stored = store.getExecution(listedExecution.organizationId(), listedExecution.executionId())
         .orElse(null);
@@ -371,7 +372,7 @@ public final class EffectRecovery implements AutoCloseable {
     return new Outcome(result.state(), marked);
   }
 
-  private EffectOutcomes.Ambiguity storedAmbiguity(OrganizationId organizationId, EffectExecution ambiguous) {
+  private EffectOutcomes.@Nullable Ambiguity storedAmbiguity(OrganizationId organizationId, EffectExecution ambiguous) {
     for (EffectReceipt receipt : store.getReceiptsForExecution(organizationId, ambiguous.executionId())) {
       if (receipt.finalState() == EffectState.AMBIGUOUS && receipt.reconciliationAttemptEvidence() == null) {
         Instant dispatchStartedAt = receipt.dispatchStartedAt() != null ? receipt.dispatchStartedAt()

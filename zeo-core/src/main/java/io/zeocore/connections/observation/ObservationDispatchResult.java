@@ -5,6 +5,7 @@ import io.zeocore.connections.contract.NormalizedError;
 import io.zeocore.connections.contract.ObservationArtifact;
 import io.zeocore.internal.ContractRules;
 import io.zeocore.internal.JsonValues;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.PropertyNamingStrategies;
 import tools.jackson.databind.annotation.JsonNaming;
 
@@ -21,8 +22,8 @@ import tools.jackson.databind.annotation.JsonNaming;
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 public record ObservationDispatchResult(
     ObservationDisposition disposition,
-    Object inlineResult,
-    ObservationArtifact artifact,
+    @Nullable Object inlineResult,
+    @Nullable ObservationArtifact artifact,
     NormalizedError normalizedError) {
 
   public ObservationDispatchResult {

@@ -1,7 +1,9 @@
 package io.zeocore.connections.observation;
 
+import io.zeocore.connections.admission.AdmissionException;
 import io.zeocore.connections.admission.ConnectorPreflight;
 import io.zeocore.connections.admission.PreflightCode;
+import io.zeocore.connections.authorization.ExactAuthorizationVerifier;
 import io.zeocore.connections.contract.AuthorizationRefusalReason;
 import io.zeocore.connections.contract.AuthorizationVerdict;
 import io.zeocore.connections.contract.BusinessOperation;
@@ -11,6 +13,7 @@ import io.zeocore.connections.contract.ConnectorRevision;
 import io.zeocore.connections.contract.ConnectorRevisionId;
 import io.zeocore.connections.contract.Digests;
 import io.zeocore.connections.contract.EffectAuthorization;
+import io.zeocore.connections.contract.EffectKind;
 import io.zeocore.connections.contract.NormalizedError;
 import io.zeocore.connections.contract.NormalizedErrorCode;
 import io.zeocore.connections.contract.ObservationId;
@@ -23,9 +26,6 @@ import io.zeocore.connections.store.ConnectionStoreException;
 import io.zeocore.connections.store.ObservationClaim;
 import io.zeocore.connections.store.ObservationStore;
 import io.zeocore.internal.Timestamps;
-import io.zeocore.connections.contract.EffectKind;
-import io.zeocore.connections.admission.AdmissionException;
-import io.zeocore.connections.authorization.ExactAuthorizationVerifier;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -35,6 +35,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -132,7 +133,7 @@ public final class ObservationOrchestrator {
    * @throws ConnectionStoreException if the store fails
    */
   public ObservationExecutionResult observe(OrganizationId organizationId, ConnectionId connectionId,
-      ConnectorRevisionId connectorRevision, OperationId operationId, EffectAuthorization authorization,
+      ConnectorRevisionId connectorRevision, OperationId operationId, @Nullable EffectAuthorization authorization,
       ObservationId observationId, byte[] requestBody, ObservationDispatcher dispatcher) {
     require(organizationId, "organization_id");
     require(connectionId, "connection_id");
@@ -220,7 +221,7 @@ public final class ObservationOrchestrator {
   }
 
   /** The receipt for a dispatcher result, or {@code null} when the result must be rejected. */
-  private ObservationReceipt receiptFor(OrganizationId organizationId, ObservationRecord claimed,
+  private @Nullable ObservationReceipt receiptFor(OrganizationId organizationId, ObservationRecord claimed,
       ConnectorRevision revision, ObservationDispatchResult result) {
     if (result.disposition() == ObservationDisposition.FAILED_SAFE) {
       return new ObservationReceipt(claimed.observationId(), organizationId, claimed.connectionId(),

@@ -5,6 +5,7 @@ import java.sql.SQLException;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
  * PostgreSQL: tables in schema {@value Dialect#POSTGRESQL_SCHEMA} or one the caller chooses; many writers at once.
@@ -139,7 +140,7 @@ final class PostgresDialect implements SqlDialect {
 
   /** Only the first line is read: the detail lines that follow quote the duplicate key's values. */
   @Override
-  public String constraintWords(SQLException e) {
+  public @Nullable String constraintWords(SQLException e) {
     String message = e.getMessage();
     if (!isUniqueViolation(e) || message == null) {
       return null;

@@ -3,6 +3,7 @@ package io.zeocore.connections.store;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * SQLite: tables in the database file's main schema; one writer at a time.
@@ -31,7 +32,7 @@ final class SqliteDialect implements SqlDialect {
   }
 
   @Override
-  public String schemaName(String requested) {
+  public @Nullable String schemaName(String requested) {
     if (requested != null) {
       throw new IllegalArgumentException("a schema name applies to PostgreSQL only; SQLite keeps ZeoCore's tables"
           + " in the database file's main schema");
@@ -92,7 +93,7 @@ final class SqliteDialect implements SqlDialect {
   }
 
   @Override
-  public String constraintWords(SQLException e) {
+  public @Nullable String constraintWords(SQLException e) {
     return null;
   }
 

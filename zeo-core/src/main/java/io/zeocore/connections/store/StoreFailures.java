@@ -3,6 +3,7 @@ package io.zeocore.connections.store;
 import java.sql.SQLException;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Classifies SQL failures. The schema's guard triggers (both dialects) raise {@code zeocore-conflict: <what>} for a
@@ -37,7 +38,7 @@ final class StoreFailures {
    * The schema's words for {@code e}: the guard trigger's, if a guard fired, else (PostgreSQL) those of the ZeoCore
    * unique constraint that a unique violation names.
    */
-  static String guardMessage(SqlDialect dialect, SQLException e) {
+  static @Nullable String guardMessage(SqlDialect dialect, SQLException e) {
     for (Throwable t = e; t != null; t = t.getCause()) {
       String message = t.getMessage();
       if (message != null) {

@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A read-only health snapshot of a {@link JdbcConnectionStore}, for health indicators and diagnostics. Never carries a
@@ -21,10 +22,10 @@ import java.util.Map;
  */
 public record StoreInfo(
     Dialect dialect,
-    String schema,
+    @Nullable String schema,
     boolean reachable,
-    String schemaVersion,
-    Path databaseFile,
+    @Nullable String schemaVersion,
+    @Nullable Path databaseFile,
     Map<String, String> fileModes,
     String failure) {
 

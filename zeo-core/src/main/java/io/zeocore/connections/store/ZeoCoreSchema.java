@@ -13,6 +13,7 @@ import org.flywaydb.core.api.MigrationState;
 import org.flywaydb.core.api.MigrationVersion;
 import org.flywaydb.core.api.configuration.FluentConfiguration;
 import org.flywaydb.core.api.output.MigrateResult;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -91,7 +92,7 @@ public final class ZeoCoreSchema {
    *     records a version above {@link #LATEST_VERSION}; nothing was changed in the database
    * @throws IllegalStateException if migration fails or the database cannot be reached
    */
-  public static Migration migrate(DataSource dataSource, Dialect dialect, String schema) {
+  public static Migration migrate(DataSource dataSource, Dialect dialect, @Nullable String schema) {
     if (dataSource == null || dialect == null) {
       throw new IllegalArgumentException("dataSource and dialect are required");
     }
