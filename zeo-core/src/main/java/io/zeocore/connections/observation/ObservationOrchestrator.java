@@ -77,6 +77,9 @@ public final class ObservationOrchestrator {
 
   static final String UNAVAILABLE_MESSAGE = "provider observation did not complete safely";
 
+  /** The message of a confirmed result that the store could not keep. */
+  static final String NOT_STORED_MESSAGE = "provider observation result could not be stored";
+
   private static final Logger LOG = LoggerFactory.getLogger(ObservationOrchestrator.class);
 
   /** This orchestrator's preflight rejections, with the reference's phrases. */
@@ -192,8 +195,25 @@ public final class ObservationOrchestrator {
 
     ObservationReceipt receipt = observeOnce(organizationId, claimed, connection, revision, body, dispatcher);
     ObservationRecord completed = claimed.complete(receipt);
-    store.commitObservation(organizationId, completed, receipt);
+    try {
+      store.commitObservation(organizationId, completed, receipt);
+    } catch (ConnectionStoreException unstorable) {
+      if (receipt.finalState() != ObservationState.CONFIRMED) {
+        throw unstorable;
+      }
+      // the result itself could not be stored: the claim still ends, FAILED_SAFE, with no result kept
+      LOG.debug("observation {} result could not be stored: {}", observationId, unstorable.getMessage());
+      receipt = failedSafe(organizationId, claimed, NOT_STORED_MESSAGE);
+      completed = claimed.complete(receipt);
+      store.commitObservation(organizationId, completed, receipt);
+    }
     return new ObservationExecutionResult(completed.state(), observationId, receipt, null);
+  }
+
+  private ObservationReceipt failedSafe(OrganizationId organizationId, ObservationRecord claimed, String message) {
+    return new ObservationReceipt(claimed.observationId(), organizationId, claimed.connectionId(),
+        ObservationState.FAILED_SAFE, claimed.requestDigest(), null, null, null,
+        new NormalizedError(NormalizedErrorCode.PROVIDER_UNAVAILABLE, message), timestamps.next(claimed.createdAt()));
   }
 
   private ObservationReceipt observeOnce(OrganizationId organizationId, ObservationRecord claimed,
@@ -208,14 +228,12 @@ public final class ObservationOrchestrator {
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-    } catch (Exception e) {
+    } catch (Exception | StackOverflowError | AssertionError | LinkageError e) {
+      // whatever the dispatcher (or an unbuildable result) throws after the claim ends the observation FAILED_SAFE
       LOG.debug("observation {} did not complete: {}", claimed.observationId(), e.getClass().getName());
     }
     if (receipt == null) {
-      receipt = new ObservationReceipt(claimed.observationId(), organizationId, claimed.connectionId(),
-          ObservationState.FAILED_SAFE, claimed.requestDigest(), null, null, null,
-          new NormalizedError(NormalizedErrorCode.PROVIDER_UNAVAILABLE, UNAVAILABLE_MESSAGE),
-          timestamps.next(claimed.createdAt()));
+      receipt = failedSafe(organizationId, claimed, UNAVAILABLE_MESSAGE);
     }
     return receipt;
   }

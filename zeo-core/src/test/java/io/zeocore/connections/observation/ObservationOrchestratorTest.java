@@ -177,6 +177,32 @@ class ObservationOrchestratorTest {
   }
 
   @Test
+  void aDeeplyNestedResultOrAnErrorFromTheProviderEndsTheClaimFailedSafeNeverStuck() {
+    ObservationExecutionResult deep = observe(authorization("n1", new IdempotencyKey("k1"), BODY),
+        new ObservationId("o1"), BODY, request -> {
+          Object value = "leaf";
+          for (int i = 0; i < 5_000; i++) {
+            value = List.of(value);
+          }
+          return ObservationDispatchResult.inline(value);
+        });
+    ObservationExecutionResult blownStack = observe(authorization("n2", new IdempotencyKey("k2"), BODY),
+        new ObservationId("o2"), BODY, request -> {
+          throw new StackOverflowError("provider recursion");
+        });
+
+    for (ObservationExecutionResult result : List.of(deep, blownStack)) {
+      assertThat(result.state()).isEqualTo(ObservationState.FAILED_SAFE);
+      assertThat(result.receipt().normalizedError().code()).isEqualTo(NormalizedErrorCode.PROVIDER_UNAVAILABLE);
+      assertThat(world.store.getObservation(ORG, result.observationId()).orElseThrow().state())
+          .isEqualTo(ObservationState.FAILED_SAFE);
+    }
+    // a replay returns the stored terminal receipt and never observes again
+    assertThat(observe(authorization("n1", new IdempotencyKey("k1"), BODY), new ObservationId("o3"), BODY,
+        request -> ObservationDispatchResult.inline(1)).state()).isEqualTo(ObservationState.FAILED_SAFE);
+  }
+
+  @Test
   void theResourceArgumentMustNameASelectedBusinessResource() {
     byte[] other = "{\"folder\":\"folder-z\"}".getBytes(StandardCharsets.UTF_8);
     assertThatThrownBy(() -> observe(authorization("n1", ContractFixtures.KEY, other), OBSERVATION, other,
