@@ -23,22 +23,22 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * A real HTTP server on 127.0.0.1 (JDK {@link HttpServer}, ephemeral port) that records every request and answers
- * with a scripted reply; the last script entry repeats.
+ * with a scripted reply; the last script entry repeats. Shared by the LLM client and Spring AI tests.
  */
-final class LoopbackServer implements AutoCloseable {
+public final class LoopbackServer implements AutoCloseable {
 
   private static final JsonMapper JSON = JsonMapper.builder().build();
 
   /** One recorded request. */
-  record Request(String method, String path, Headers headers, byte[] body) {
-    JsonNode json() {
+  public record Request(String method, String path, Headers headers, byte[] body) {
+    public JsonNode json() {
       return JSON.readTree(body);
     }
   }
 
   /** What the server does with one request. */
   @FunctionalInterface
-  interface Reply {
+  public interface Reply {
     void send(HttpExchange exchange) throws IOException;
   }
 
@@ -64,27 +64,27 @@ final class LoopbackServer implements AutoCloseable {
     server.start();
   }
 
-  static LoopbackServer start() throws IOException {
+  public static LoopbackServer start() throws IOException {
     return new LoopbackServer();
   }
 
   /** The server's base URL, e.g. {@code http://127.0.0.1:40123}. */
-  URI baseUrl() {
+  public URI baseUrl() {
     return URI.create("http://127.0.0.1:" + server.getAddress().getPort());
   }
 
   /** Replies in order; the last one repeats. */
-  LoopbackServer replies(Reply... replies) {
+  public LoopbackServer replies(Reply... replies) {
     served.set(0);
     script = List.of(replies);
     return this;
   }
 
-  List<Request> requests() {
+  public List<Request> requests() {
     return List.copyOf(requests);
   }
 
-  Request onlyRequest() {
+  public Request onlyRequest() {
     if (requests.size() != 1) {
       throw new AssertionError("expected exactly one request, got " + requests.size());
     }
@@ -92,7 +92,7 @@ final class LoopbackServer implements AutoCloseable {
   }
 
   /** A reply with a status, a body and headers. */
-  static Reply status(int status, String body, Map<String, String> headers) {
+  public static Reply status(int status, String body, Map<String, String> headers) {
     return exchange -> {
       headers.forEach((name, value) -> exchange.getResponseHeaders().add(name, value));
       byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
@@ -106,12 +106,12 @@ final class LoopbackServer implements AutoCloseable {
     };
   }
 
-  static Reply status(int status, String body) {
+  public static Reply status(int status, String body) {
     return status(status, body, Map.of());
   }
 
   /** An Ollama {@code /api/chat} success. */
-  static Reply ollamaReply(String content) {
+  public static Reply ollamaReply(String content) {
     return status(200, JSON.createObjectNode()
         .put("model", "m")
         .put("done", true)
@@ -120,8 +120,9 @@ final class LoopbackServer implements AutoCloseable {
   }
 
   /** An OpenAI {@code /chat/completions} success. */
-  static Reply openAiReply(String content) {
-    var body = JSON.createObjectNode().put("id", "chatcmpl-1").put("object", "chat.completion");
+  public static Reply openAiReply(String content) {
+    var body = JSON.createObjectNode().put("id", "chatcmpl-1").put("object", "chat.completion")
+        .put("created", 1700000000L).put("model", "m");
     body.putArray("choices").addObject()
         .put("index", 0)
         .put("finish_reason", "stop")
@@ -130,7 +131,7 @@ final class LoopbackServer implements AutoCloseable {
   }
 
   /** Never answers: holds the exchange until the server is closed. */
-  Reply hang() {
+  public Reply hang() {
     return exchange -> {
       try {
         closed.await(30, TimeUnit.SECONDS);
@@ -141,7 +142,7 @@ final class LoopbackServer implements AutoCloseable {
   }
 
   /** A loopback port nobody listens on (bound, then released). */
-  static URI refusedBaseUrl() throws IOException {
+  public static URI refusedBaseUrl() throws IOException {
     try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       return URI.create("http://127.0.0.1:" + socket.getLocalPort());
     }

@@ -11,6 +11,7 @@ import io.zeocore.execution.MachineCodes;
 import io.zeocore.execution.ResilientExecutionResult;
 import io.zeocore.execution.ResilientRunner;
 import io.zeocore.execution.SyncExecutionTarget;
+import io.zeocore.llm.LoopbackServer;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.URI;
