@@ -13,8 +13,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -59,9 +61,11 @@ final class ChildProcess {
   private static final long TREE_POLL_FIRST_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
   private static final long TREE_POLL_MAX_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
   private static final long KILL_CONFIRM_NANOS = TimeUnit.SECONDS.toNanos(1);
+  private static final long FIRST_KILL_ROUND_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
   private static final long IO_JOIN_AFTER_EXIT_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
   private static final long IO_JOIN_AFTER_KILL_NANOS = TimeUnit.SECONDS.toNanos(1);
   private static final int INITIAL_BUFFER_BYTES = 8192;
+  private static final int STDIN_SLICE_BYTES = 64 * 1024;
 
   private static final AtomicInteger IO_THREAD_NUMBER = new AtomicInteger();
 
@@ -85,6 +89,12 @@ final class ChildProcess {
   private final CompletableFuture<CapturedOutput> stdout;
   private final CompletableFuture<Void> stdin;
   private final Map<Long, ProcessHandle> tracked = new LinkedHashMap<>();
+  /**
+   * The sessions whose every member belongs to this child's tree: the child's own (the launcher made it a session
+   * leader) and that of each recorded descendant that called {@code setsid}. Only this tree's processes can join
+   * them, and Linux does not reuse a pid while it is still some process's session id.
+   */
+  private final Set<Long> sessions = new LinkedHashSet<>();
   private boolean groupSettled;
   private boolean terminated;
   private boolean interruptedWhileStopping;
@@ -100,6 +110,9 @@ final class ChildProcess {
     this.graceNanos = SaturatingDurations.toNanos(invocation.terminationGrace());
     this.pollNanos = SaturatingDurations.toNanos(invocation.cancellationPoll());
     this.groupSettled = !containment.usesProcessGroups();
+    if (containment.usesProcessGroups()) {
+      sessions.add(pid);
+    }
     byte[] input = invocation.inputBytesUnsafe();
     if (input.length == 0) {
       this.stdin = CompletableFuture.completedFuture(null);
@@ -138,6 +151,7 @@ final class ChildProcess {
     } catch (IOException | RuntimeException spawnFailed) {
       started.completeExceptionally(spawnFailed); // releases the waiting reader
       fifo.ifPresent(ChildProcess::releaseFifoReader);
+      awaitReaderClosed(stdout); // so that a failed spawn leaves no descriptor open when the attempt returns
       throw spawnFailed;
     }
     started.complete(process);
@@ -226,10 +240,15 @@ final class ChildProcess {
   }
 
   /**
-   * Stops the whole tree, bounded: records the descendants, sends {@code SIGTERM} to the child, its process group and
-   * every recorded descendant, waits up to the grace period for all of them to stop running, then sends
-   * {@code SIGKILL} the same way and waits up to one more second for them to be gone. Returns early once nothing runs.
-   * Idempotent. A pending interrupt is set aside for the bounded waits and restored afterwards.
+   * Stops the whole tree, bounded: records the descendants, sends {@code SIGTERM} to the child, every recorded
+   * descendant and every running member of the tree's sessions (the child's session and those of recorded descendants
+   * that called {@code setsid}, found in {@code /proc}), waits up to the grace period for all of them to stop running,
+   * then sends {@code SIGKILL} the same way, again at every poll while anything still runs (a process forked between
+   * a scan and its signal is caught by the next one), and waits up to one more second for them to be gone; the group
+   * signal tool is run only if something still runs after the first {@code SIGKILL} round. Signals go to pids
+   * directly, without starting a process, so the tree is killed within milliseconds of the grace period's end.
+   * Returns early once nothing runs. Idempotent. A pending interrupt is set aside for the bounded waits and restored
+   * afterwards.
    */
   void terminate() {
     if (terminated) {
@@ -242,13 +261,16 @@ final class ChildProcess {
       if (treeGone()) {
         return;
       }
-      signalTree(Signal.TERM);
-      if (awaitTreeGone(graceNanos)) {
+      long graceEnd = System.nanoTime() + graceNanos;
+      signalTreeAndCount(Signal.TERM);
+      if (awaitTreeGone(graceEnd - System.nanoTime())) {
         return;
       }
       trackDescendants();
-      signalTree(Signal.KILL);
-      if (!awaitTreeGone(KILL_CONFIRM_NANOS)) {
+      if (!killUntilGone(FIRST_KILL_ROUND_NANOS) && containment.usesProcessGroups()) {
+        signalGroupWithTool(Signal.KILL);
+      }
+      if (!killUntilGone(KILL_CONFIRM_NANOS)) {
         log.warn("ZeoCore subprocess: processes of a terminated child still run 1 s after SIGKILL");
       }
     } finally {
@@ -261,11 +283,12 @@ final class ChildProcess {
    * 100 ms; one still blocked then means a leftover process holds a pipe, and the tree is terminated. After a
    * termination they get one second; a thread still blocked after that is abandoned (it ends when the last holder of
    * the pipe exits) and a warning is logged. Then, at the end of every attempt (also a successful one), whatever still
-   * runs in the child's process group or among its recorded descendants is terminated like a timed-out tree
+   * runs in the tree's sessions or among its recorded descendants is terminated like a timed-out tree
    * ({@code SIGTERM}, the grace period, {@code SIGKILL}), so a success may take up to the grace period longer when a
-   * leftover ignores {@code SIGTERM}. What still escapes: a process that left the group ({@code setsid}) before it was
-   * ever recorded (descendants are recorded every 100 ms while the child runs), such as a daemon made by a double
-   * fork plus {@code setsid} within the child's first 100 ms or after the child exited.
+   * leftover ignores {@code SIGTERM}. What still escapes: a process that left the child's session ({@code setsid})
+   * before it was ever recorded (descendants are recorded every 100 ms while the child runs and when the tree is
+   * stopped), such as a daemon made by a double fork plus {@code setsid} whose intermediate parent exited in between,
+   * and everything it starts.
    */
   void release() {
     interruptedWhileStopping |= Thread.interrupted();
@@ -310,28 +333,51 @@ final class ChildProcess {
     }
     try {
       // a recorded pid whose process is gone may have been reused by a new descendant: keep the live one
-      handle.descendants().forEach(descendant -> tracked.merge(descendant.pid(), descendant,
-          (recorded, seen) -> recorded.isAlive() ? recorded : seen));
+      handle.descendants().forEach(descendant -> {
+        tracked.merge(descendant.pid(), descendant, (recorded, seen) -> recorded.isAlive() ? recorded : seen);
+        if (containment.usesProcessGroups() && !sessions.contains(descendant.pid())) {
+          ProcStat.read(descendant.pid()).filter(ProcStat::leadsSession)
+              .ifPresent(leader -> sessions.add(leader.pid()));
+        }
+      });
     } catch (RuntimeException unavailable) {
       // keep what was recorded so far
     }
   }
 
-  private void signalTree(Signal signal) {
-    // The child itself first, directly: once it cannot run, it cannot fork anything the group signal would miss.
-    if (process.isAlive()) {
+  /**
+   * Signals the child, every recorded descendant and every running member of the tree's sessions (one {@code /proc}
+   * scan); returns how many of them were still running, so that a {@code SIGKILL} round and its check are one scan.
+   */
+  private int signalTreeAndCount(Signal signal) {
+    int running = 0;
+    // The child itself first, directly: once it cannot run, it cannot fork anything the session scan would miss.
+    if (runs(handle)) {
       send(handle, signal);
-    }
-    if (containment.usesProcessGroups()) {
-      try {
-        containment.signalGroup(pid, signal);
-      } catch (IllegalArgumentException refused) {
-        // cannot happen for a pid the kernel just gave a child; the direct and per-descendant signals still go out
-        log.error("ZeoCore subprocess: refused to signal process group {}", pid);
-      }
+      running++;
     }
     for (ProcessHandle descendant : tracked.values()) {
-      send(descendant, signal);
+      if (runs(descendant)) {
+        send(descendant, signal);
+        running++;
+      }
+    }
+    if (containment.usesProcessGroups()) {
+      for (ProcStat member : ProcStat.runningIn(sessions)) {
+        ProcessHandle.of(member.pid()).ifPresent(found -> send(found, signal));
+        running++;
+      }
+    }
+    return running;
+  }
+
+  /** The atomic group signal ({@code kill -s SIG -- -pgid}), for a tree that a scan-and-signal round did not end. */
+  private void signalGroupWithTool(Signal signal) {
+    try {
+      containment.signalGroup(pid, signal);
+    } catch (IllegalArgumentException refused) {
+      // cannot happen for a pid the kernel just gave a child; the direct signals still went out
+      log.error("ZeoCore subprocess: refused to signal process group {}", pid);
     }
   }
 
@@ -347,13 +393,11 @@ final class ChildProcess {
     }
   }
 
+  /** Waits up to {@code boundNanos} for the tree to be gone (after {@code SIGTERM}). */
   private boolean awaitTreeGone(long boundNanos) {
     long deadline = System.nanoTime() + boundNanos;
     long pause = TREE_POLL_FIRST_NANOS;
-    while (true) {
-      if (treeGone()) {
-        return true;
-      }
+    while (!treeGone()) {
       long remaining = deadline - System.nanoTime();
       if (remaining <= 0) {
         return false;
@@ -362,6 +406,26 @@ final class ChildProcess {
       interruptedWhileStopping |= Thread.interrupted();
       pause = Math.min(2 * pause, TREE_POLL_MAX_NANOS);
     }
+    return true;
+  }
+
+  /**
+   * Sends {@code SIGKILL} to whatever of the tree still runs, again at every poll, until nothing runs (a process
+   * forked between a scan and its signal is caught by the next round) or {@code boundNanos} pass.
+   */
+  private boolean killUntilGone(long boundNanos) {
+    long deadline = System.nanoTime() + boundNanos;
+    long pause = TREE_POLL_FIRST_NANOS;
+    while (signalTreeAndCount(Signal.KILL) > 0) {
+      long remaining = deadline - System.nanoTime();
+      if (remaining <= 0) {
+        return false;
+      }
+      LockSupport.parkNanos(Math.min(pause, remaining));
+      interruptedWhileStopping |= Thread.interrupted();
+      pause = Math.min(2 * pause, TREE_POLL_MAX_NANOS);
+    }
+    return true;
   }
 
   /** Whether nothing of the tree still runs code (zombies count as gone: they hold no pipe and run nothing). */
@@ -374,7 +438,7 @@ final class ChildProcess {
         return false;
       }
     }
-    return !containment.usesProcessGroups() || !ProcStat.groupHasRunningMember(pid);
+    return !containment.usesProcessGroups() || !ProcStat.anyRunningIn(sessions);
   }
 
   /** Alive to the JDK (same pid and start time) and, where {@code /proc} can tell, not a zombie. */
@@ -451,6 +515,24 @@ final class ChildProcess {
     }
   }
 
+  /** After a failed spawn: waits (at most one second) for the released reader to close its end. */
+  private static void awaitReaderClosed(CompletableFuture<CapturedOutput> reader) {
+    boolean interrupted = false;
+    long deadline = System.nanoTime() + IO_JOIN_AFTER_KILL_NANOS;
+    while (!reader.isDone() && System.nanoTime() - deadline < 0) {
+      try {
+        reader.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+      } catch (InterruptedException e) {
+        interrupted = true;
+      } catch (ExecutionException | TimeoutException doneOrLate) {
+        // examined by the loop condition
+      }
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
   /** After a failed spawn: opens and closes the write end so that a reader blocked opening the FIFO sees EOF. */
   private static void releaseFifoReader(Path fifo) {
     try (FileOutputStream ignored = new FileOutputStream(fifo.toFile())) {
@@ -486,9 +568,15 @@ final class ChildProcess {
     }
   }
 
+  /**
+   * Writes the request in slices of {@link #STDIN_SLICE_BYTES}: one large {@code write} would make the JDK copy the
+   * whole request into a native buffer of the same size first, a second copy of a request that may be many megabytes.
+   */
   private static void writeAll(OutputStream stream, byte[] input) {
     try (OutputStream out = stream) {
-      out.write(input);
+      for (int offset = 0; offset < input.length; offset += STDIN_SLICE_BYTES) {
+        out.write(input, offset, Math.min(STDIN_SLICE_BYTES, input.length - offset));
+      }
     } catch (IOException childStoppedReading) {
       // A child may exit without reading its input; its exit code decides the attempt.
     }

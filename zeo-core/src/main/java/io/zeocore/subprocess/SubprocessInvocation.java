@@ -17,7 +17,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * One child process to run for one attempt: what to execute, what it receives and how it is stopped. Immutable; the
- * input bytes are copied in and out.
+ * input bytes are copied in (once) and out. A final class rather than a record so that the {@code with…} methods
+ * share its validated copies: a 64 MiB request is held once, however many settings are changed after it.
  *
  * <p>Start from {@link #of(String...)} and adjust with the {@code with…} methods, e.g.
  * {@code SubprocessInvocation.of("/usr/bin/python3", "-m", "my_provider").withInputBytes(request)}.
@@ -31,30 +32,27 @@ import org.jspecify.annotations.Nullable;
  * environment values. Whether {@code argv[0]} is really executable without a shell is checked when a target is
  * built from a fixed invocation and again before every spawn (see {@link SubprocessTargets}).
  *
- * @param argv the executable (an absolute path) and its arguments; passed to the operating system as-is, never
- *     through a shell. Arguments are visible in the process list: put requests in {@code inputBytes}
- * @param inputBytes written to the child's stdin from a separate thread, then stdin is closed; empty means stdin is
- *     {@code /dev/null}
- * @param workingDirectory the child's working directory, or {@code null} for the JVM's
- * @param environment the child's complete environment: the child inherits nothing else from the JVM (no {@code PATH},
- *     no {@code HOME}); empty by default. Put no secrets here: environments are readable by the same user
- * @param terminationGrace how long the process group has between {@code SIGTERM} and {@code SIGKILL} when the attempt
- *     is stopped; zero sends {@code SIGKILL} right after {@code SIGTERM}. Default 500 ms
- * @param cancellationPoll how often the attempt's cancellation token is polled while the child runs. Default 100 ms
- * @param maxOutputBytes the most stdout bytes kept; one byte more stops the child and fails the attempt with
- *     {@link FailureKind#MALFORMED_RESPONSE}. Default 16 MiB
- * @param exitCodeFailureKinds how a non-zero exit code is classified, e.g. {@code 75 → TRANSIENT} (EX_TEMPFAIL); codes
- *     not listed are {@link FailureKind#PERMANENT}. A child killed by signal {@code n} exits with {@code 128 + n}
+ * <p>The settings:
+ * <ul>
+ *   <li>{@code argv}: the executable (an absolute path) and its arguments; passed to the operating system as-is, never
+ *       through a shell. Arguments are visible in the process list: put requests in {@code inputBytes}
+ *   <li>{@code inputBytes}: written to the child's stdin from a separate thread, then stdin is closed; empty means
+ *       stdin is {@code /dev/null}
+ *   <li>{@code workingDirectory}: the child's working directory, or {@code null} for the JVM's
+ *   <li>{@code environment}: the child's complete environment: the child inherits nothing else from the JVM (no {@code
+ *       PATH}, no {@code HOME}); empty by default. Put no secrets here: environments are readable by the same user
+ *   <li>{@code terminationGrace}: how long the process group has between {@code SIGTERM} and {@code SIGKILL} when the
+ *       attempt is stopped; zero sends {@code SIGKILL} right after {@code SIGTERM}. Default 500 ms
+ *   <li>{@code cancellationPoll}: how often the attempt's cancellation token is polled while the child runs. Default
+ *       100 ms
+ *   <li>{@code maxOutputBytes}: the most stdout bytes kept; one byte more stops the child and fails the attempt with
+ *       {@link FailureKind#MALFORMED_RESPONSE}. Default 16 MiB
+ *   <li>{@code exitCodeFailureKinds}: how a non-zero exit code is classified, e.g. {@code 75 → TRANSIENT}
+ *       (EX_TEMPFAIL); codes not listed are {@link FailureKind#PERMANENT}. A child killed by signal {@code n} exits
+ *       with {@code 128 + n}
+ * </ul>
  */
-public record SubprocessInvocation(
-    List<String> argv,
-    byte[] inputBytes,
-    @Nullable Path workingDirectory,
-    Map<String, String> environment,
-    Duration terminationGrace,
-    Duration cancellationPoll,
-    int maxOutputBytes,
-    Map<Integer, FailureKind> exitCodeFailureKinds) {
+public final class SubprocessInvocation {
 
   /** Default time between {@code SIGTERM} and {@code SIGKILL}. */
   public static final Duration DEFAULT_TERMINATION_GRACE = Duration.ofMillis(500);
@@ -70,12 +68,51 @@ public record SubprocessInvocation(
 
   private static final byte[] NO_INPUT = new byte[0];
 
-  public SubprocessInvocation {
+  private final List<String> argv;
+  private final byte[] inputBytes;
+  private final @Nullable Path workingDirectory;
+  private final Map<String, String> environment;
+  private final Duration terminationGrace;
+  private final Duration cancellationPoll;
+  private final int maxOutputBytes;
+  private final Map<Integer, FailureKind> exitCodeFailureKinds;
+
+  /**
+   * An invocation with every setting given; validated as the class documentation says. {@code argv},
+   * {@code environment} and {@code exitCodeFailureKinds} are copied, {@code inputBytes} too (once: the {@code with…}
+   * methods share this invocation's validated, private copies instead of copying again).
+   *
+   * @throws InvalidFieldException naming the field and the broken rule
+   */
+  public SubprocessInvocation(List<String> argv, byte[] inputBytes, @Nullable Path workingDirectory,
+      Map<String, String> environment, Duration terminationGrace, Duration cancellationPoll, int maxOutputBytes,
+      Map<Integer, FailureKind> exitCodeFailureKinds) {
+    // arguments are evaluated in order: the checks run in the reference's order
+    this(copyArgv(argv), requireGrace(terminationGrace), requirePoll(cancellationPoll), copyInput(inputBytes),
+        workingDirectory, copyEnvironment(environment), requireCap(maxOutputBytes),
+        copyExitCodes(exitCodeFailureKinds));
+  }
+
+  /** Takes already validated, private values as they are. */
+  private SubprocessInvocation(List<String> argv, Duration terminationGrace, Duration cancellationPoll,
+      byte[] inputBytes, @Nullable Path workingDirectory, Map<String, String> environment, int maxOutputBytes,
+      Map<Integer, FailureKind> exitCodeFailureKinds) {
+    this.argv = argv;
+    this.inputBytes = inputBytes;
+    this.workingDirectory = workingDirectory;
+    this.environment = environment;
+    this.terminationGrace = terminationGrace;
+    this.cancellationPoll = cancellationPoll;
+    this.maxOutputBytes = maxOutputBytes;
+    this.exitCodeFailureKinds = exitCodeFailureKinds;
+  }
+
+  private static List<String> copyArgv(List<String> argv) {
     if (argv == null || argv.isEmpty()) {
       throw new InvalidFieldException("argv", "must contain an executable");
     }
-    argv = Collections.unmodifiableList(new ArrayList<>(argv));
-    for (String argument : argv) {
+    List<String> copy = Collections.unmodifiableList(new ArrayList<>(argv));
+    for (String argument : copy) {
       if (argument == null) {
         throw new InvalidFieldException("argv", "must not contain null entries");
       }
@@ -83,30 +120,44 @@ public record SubprocessInvocation(
         throw new InvalidFieldException("argv", "must not contain NUL characters");
       }
     }
-    if (!isAbsolute(argv.get(0))) {
+    if (!isAbsolute(copy.get(0))) {
       throw new InvalidFieldException("argv[0]", "must be an absolute executable path");
     }
+    return copy;
+  }
+
+  private static Duration requireGrace(Duration terminationGrace) {
     if (terminationGrace == null) {
       throw new InvalidFieldException("terminationGrace", "must not be null");
     }
     if (terminationGrace.isNegative()) {
       throw new InvalidFieldException("terminationGrace", "cannot be negative");
     }
+    return terminationGrace;
+  }
+
+  private static Duration requirePoll(Duration cancellationPoll) {
     if (cancellationPoll == null) {
       throw new InvalidFieldException("cancellationPoll", "must not be null");
     }
     if (cancellationPoll.isZero() || cancellationPoll.isNegative()) {
       throw new InvalidFieldException("cancellationPoll", "must be positive");
     }
+    return cancellationPoll;
+  }
+
+  private static byte[] copyInput(byte[] inputBytes) {
     if (inputBytes == null) {
       throw new InvalidFieldException("inputBytes", "must not be null (use an empty array)");
     }
-    inputBytes = inputBytes.length == 0 ? NO_INPUT : inputBytes.clone();
-    environment = copyEnvironment(environment);
+    return inputBytes.length == 0 ? NO_INPUT : inputBytes.clone();
+  }
+
+  private static int requireCap(int maxOutputBytes) {
     if (maxOutputBytes < 1 || maxOutputBytes > MAX_OUTPUT_BYTES_LIMIT) {
       throw new InvalidFieldException("maxOutputBytes", "must be between 1 and " + MAX_OUTPUT_BYTES_LIMIT);
     }
-    exitCodeFailureKinds = copyExitCodes(exitCodeFailureKinds);
+    return maxOutputBytes;
   }
 
   /** An invocation of {@code argv} with every default: no input, empty environment, the JVM's working directory. */
@@ -123,8 +174,12 @@ public record SubprocessInvocation(
     return of(Arrays.asList(argv));
   }
 
+  /** The executable (an absolute path) and its arguments, unmodifiable. */
+  public List<String> argv() {
+    return argv;
+  }
+
   /** A copy of the input bytes (the request written to stdin). */
-  @Override
   public byte[] inputBytes() {
     return inputBytes.clone();
   }
@@ -134,46 +189,76 @@ public record SubprocessInvocation(
     return inputBytes;
   }
 
-  /** A copy with another request on stdin: the per-call part of an otherwise configured invocation. */
+  /** The child's working directory, or {@code null} for the JVM's. */
+  public @Nullable Path workingDirectory() {
+    return workingDirectory;
+  }
+
+  /** The child's complete environment, unmodifiable. */
+  public Map<String, String> environment() {
+    return environment;
+  }
+
+  /** The time between {@code SIGTERM} and {@code SIGKILL}. */
+  public Duration terminationGrace() {
+    return terminationGrace;
+  }
+
+  /** How often the cancellation token is polled while the child runs. */
+  public Duration cancellationPoll() {
+    return cancellationPoll;
+  }
+
+  /** The most stdout bytes kept. */
+  public int maxOutputBytes() {
+    return maxOutputBytes;
+  }
+
+  /** The classification of non-zero exit codes, unmodifiable. */
+  public Map<Integer, FailureKind> exitCodeFailureKinds() {
+    return exitCodeFailureKinds;
+  }
+
+  /** A copy with another request on stdin (copied once): the per-call part of an otherwise configured invocation. */
   public SubprocessInvocation withInputBytes(byte[] bytes) {
-    return new SubprocessInvocation(argv, bytes, workingDirectory, environment, terminationGrace, cancellationPoll,
-        maxOutputBytes, exitCodeFailureKinds);
+    return new SubprocessInvocation(argv, terminationGrace, cancellationPoll, copyInput(bytes), workingDirectory,
+        environment, maxOutputBytes, exitCodeFailureKinds);
   }
 
   /** A copy with another working directory ({@code null}: the JVM's). */
-  public SubprocessInvocation withWorkingDirectory(Path directory) {
-    return new SubprocessInvocation(argv, inputBytes, directory, environment, terminationGrace, cancellationPoll,
+  public SubprocessInvocation withWorkingDirectory(@Nullable Path directory) {
+    return new SubprocessInvocation(argv, terminationGrace, cancellationPoll, inputBytes, directory, environment,
         maxOutputBytes, exitCodeFailureKinds);
   }
 
   /** A copy whose child gets exactly {@code variables} as its environment. */
   public SubprocessInvocation withEnvironment(Map<String, String> variables) {
-    return new SubprocessInvocation(argv, inputBytes, workingDirectory, variables, terminationGrace,
-        cancellationPoll, maxOutputBytes, exitCodeFailureKinds);
+    return new SubprocessInvocation(argv, terminationGrace, cancellationPoll, inputBytes, workingDirectory,
+        copyEnvironment(variables), maxOutputBytes, exitCodeFailureKinds);
   }
 
   /** A copy with another time between {@code SIGTERM} and {@code SIGKILL}. */
   public SubprocessInvocation withTerminationGrace(Duration grace) {
-    return new SubprocessInvocation(argv, inputBytes, workingDirectory, environment, grace, cancellationPoll,
-        maxOutputBytes, exitCodeFailureKinds);
+    return new SubprocessInvocation(argv, requireGrace(grace), cancellationPoll, inputBytes, workingDirectory,
+        environment, maxOutputBytes, exitCodeFailureKinds);
   }
 
   /** A copy that polls the cancellation token at another interval. */
   public SubprocessInvocation withCancellationPoll(Duration poll) {
-    return new SubprocessInvocation(argv, inputBytes, workingDirectory, environment, terminationGrace, poll,
-        maxOutputBytes, exitCodeFailureKinds);
+    return new SubprocessInvocation(argv, terminationGrace, requirePoll(poll), inputBytes, workingDirectory,
+        environment, maxOutputBytes, exitCodeFailureKinds);
   }
 
   /** A copy with another stdout cap. */
   public SubprocessInvocation withMaxOutputBytes(int bytes) {
-    return new SubprocessInvocation(argv, inputBytes, workingDirectory, environment, terminationGrace,
-        cancellationPoll, bytes, exitCodeFailureKinds);
+    return new SubprocessInvocation(argv, terminationGrace, cancellationPoll, inputBytes, workingDirectory, environment,
+        requireCap(bytes), exitCodeFailureKinds);
   }
 
   /** A copy that classifies the listed non-zero exit codes as given (others stay {@link FailureKind#PERMANENT}). */
   public SubprocessInvocation withExitCodeFailureKinds(Map<Integer, FailureKind> kinds) {
-    return new SubprocessInvocation(argv, inputBytes, workingDirectory, environment, terminationGrace,
-        cancellationPoll, maxOutputBytes, kinds);
+    return new SubprocessInvocation(argv, terminationGrace, cancellationPoll, inputBytes, workingDirectory, environment,
+        maxOutputBytes, copyExitCodes(kinds));
   }
 
   /** The failure kind of a non-zero {@code exitCode}: the mapped kind, or {@link FailureKind#PERMANENT}. */
@@ -182,7 +267,7 @@ public record SubprocessInvocation(
   }
 
   @Override
-  public boolean equals(Object other) {
+  public boolean equals(@Nullable Object other) {
     return other instanceof SubprocessInvocation that
         && argv.equals(that.argv)
         && Arrays.equals(inputBytes, that.inputBytes)

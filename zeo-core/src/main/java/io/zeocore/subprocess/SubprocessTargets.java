@@ -47,25 +47,32 @@ import java.util.function.Function;
  *
  * <h2>Stopping the tree</h2>
  * On deadline, cancellation, output overflow or thread interruption: the child's descendants are recorded
- * ({@link ProcessHandle#descendants()}, merged with the descendants recorded every 100 ms while the child ran);
- * {@code SIGTERM} goes to the child, its process group and every recorded descendant; after at most
- * {@link SubprocessInvocation#terminationGrace()} (less if everything stopped) {@code SIGKILL} goes the same way; the
- * attempt then waits up to one second for all of them to be gone, reading {@code /proc} because
+ * ({@link ProcessHandle#descendants()}, merged with the descendants recorded every 100 ms while the child ran), and
+ * with them the sessions of those that called {@code setsid}; {@code SIGTERM} goes to the child, every recorded
+ * descendant and every running member of the tree's sessions (the child's own session, which only its descendants
+ * can be in, and those of recorded {@code setsid} descendants, found by scanning {@code /proc}); when
+ * {@link SubprocessInvocation#terminationGrace()} has passed since then (earlier if everything stopped),
+ * {@code SIGKILL} goes the same way and is repeated at every poll (1–10 ms) while anything still runs, so a process
+ * forked between a scan and its signal is caught by the next round; the group signal tool ({@code kill -s KILL --
+ * -pgid}) runs only if the first 50 ms of rounds did not end the tree. Signals go to pids directly, without starting
+ * a process, so even a tree whose every member ignores {@code SIGTERM} (a {@code setsid} grandchild ignoring
+ * {@code SIGTERM} and {@code SIGHUP} under a child ignoring {@code SIGTERM}) is gone within milliseconds of the grace
+ * period's end. The attempt waits up to one second for all of them to be gone, reading {@code /proc} because
  * {@link Process#isAlive()} is true for zombies. Then the stdout reader and stdin writer are joined (a reader blocked
  * on a pipe is only freed by killing the pipe's holders, hence kill first, join after), each wait bounded. An attempt
- * may therefore end up to the grace period plus about one second after its deadline, typically a few milliseconds
- * after {@code SIGTERM} for a well-behaved child. A descendant that called {@code setsid} is reached only if it was
- * recorded, i.e. while its parent still ran; one that daemonized (double fork) before being recorded escapes.
+ * therefore ends at most the grace period plus about one second after its deadline, typically a few milliseconds
+ * after the grace period (or after {@code SIGTERM} for a well-behaved child). A descendant that called {@code setsid}
+ * is reached only if it was recorded, i.e. while its parent still ran; a daemon made by a double fork plus
+ * {@code setsid} whose intermediate parent exited before it was recorded escapes, with everything it starts.
  *
- * <p>stdout is read by a pool thread that is parked before the spawn and then holds the stream's monitor until it has
- * closed the stream. This matters: when the child exits, the JDK's process reaper takes that monitor to drain what is
- * left in the pipe into memory, for as long as bytes keep arriving, which a leftover process flooding the inherited
- * stdout would turn into unbounded memory. Only a child whose direct process exits before the reader wakes (it first
- * has to exec {@code setsid} and its target; a starved machine or a cold JVM can still lose that race) is drained by
- * the JDK instead.
+ * <p>stdout is a FIFO created for the child, opened by its reader before the child can write (the JDK's pipe, read by
+ * a reader parked before the spawn, where no FIFO can be made), so the JDK's process reaper never drains it: end of
+ * file means every holder of the write end closed it, and a leftover process holding stdout keeps the attempt running
+ * until its deadline.
  *
- * <p>After a normal exit nothing is signalled, so that a successful call costs no more than the spawn, unless a
- * leftover process still holds the child's stdin without reading it; then the tree is stopped as above.
+ * <p>After a normal exit, whatever of the tree still runs (a background job that let go of stdout) is stopped the same
+ * way before the attempt returns, so a success may take up to the grace period longer when such a leftover ignores
+ * {@code SIGTERM}.
  *
  * <h2>Other platforms</h2>
  * Off Linux (or on a Linux without {@code setsid}, {@code kill} or {@code /proc}) no process group is created: the

@@ -118,6 +118,38 @@ class SubprocessInvocationTest {
   }
 
   @Test
+  void aLargeRequestIsCopiedOnceHoweverManySettingsChangeAfterIt() {
+    byte[] request = new byte[1024 * 1024];
+    SubprocessInvocation withRequest = SubprocessInvocation.of("/bin/cat").withInputBytes(request);
+
+    SubprocessInvocation adjusted = withRequest.withTerminationGrace(Duration.ofSeconds(1))
+        .withCancellationPoll(Duration.ofMillis(50)).withMaxOutputBytes(4096).withWorkingDirectory(Path.of("/tmp"))
+        .withEnvironment(Map.of("MODE", "fast")).withExitCodeFailureKinds(Map.of(75, FailureKind.TRANSIENT));
+
+    assertThat(withRequest.inputBytesUnsafe()).isNotSameAs(request);
+    assertThat(adjusted.inputBytesUnsafe()).isSameAs(withRequest.inputBytesUnsafe());
+    assertThat(adjusted.argv()).isSameAs(withRequest.argv());
+  }
+
+  @Test
+  void settingsChangedAfterConstructionAreValidatedLikeTheConstructorsArguments() {
+    SubprocessInvocation invocation = SubprocessInvocation.of("/bin/cat");
+
+    assertThatThrownBy(() -> invocation.withTerminationGrace(Duration.ofMillis(-1)))
+        .isInstanceOf(InvalidFieldException.class).hasMessageContaining("terminationGrace");
+    assertThatThrownBy(() -> invocation.withCancellationPoll(Duration.ZERO))
+        .isInstanceOf(InvalidFieldException.class).hasMessageContaining("cancellationPoll");
+    assertThatThrownBy(() -> invocation.withMaxOutputBytes(0))
+        .isInstanceOf(InvalidFieldException.class).hasMessageContaining("maxOutputBytes");
+    assertThatThrownBy(() -> invocation.withInputBytes(null))
+        .isInstanceOf(InvalidFieldException.class).hasMessageContaining("inputBytes");
+    assertThatThrownBy(() -> invocation.withEnvironment(Map.of("A=B", "x")))
+        .isInstanceOf(InvalidFieldException.class).hasMessageContaining("environment");
+    assertThatThrownBy(() -> invocation.withExitCodeFailureKinds(Map.of(0, FailureKind.TRANSIENT)))
+        .isInstanceOf(InvalidFieldException.class).hasMessageContaining("exitCodeFailureKinds");
+  }
+
+  @Test
   void withInputBytesKeepsEverythingElseForPerCallRequests() {
     SubprocessInvocation configured = SubprocessInvocation.of("/usr/bin/python3", "-m", "my_provider")
         .withTerminationGrace(Duration.ofSeconds(2))
