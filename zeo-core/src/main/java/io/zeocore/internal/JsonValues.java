@@ -77,6 +77,27 @@ public final class JsonValues {
     }
   }
 
+  /**
+   * How deeply {@code value} nests: 0 for a scalar or {@code null}, 1 for a list or map of scalars, and so on. Meant
+   * for values already copied by {@link #value}, so at most {@link #MAX_DEPTH}.
+   */
+  public static int depth(@Nullable Object value) {
+    int deepest = 0;
+    if (value instanceof Map<?, ?> map) {
+      for (Object element : map.values()) {
+        deepest = Math.max(deepest, depth(element));
+      }
+      return deepest + 1;
+    }
+    if (value instanceof List<?> list) {
+      for (Object element : list) {
+        deepest = Math.max(deepest, depth(element));
+      }
+      return deepest + 1;
+    }
+    return 0;
+  }
+
   /** The parser limits every ZeoCore JSON reader applies: nesting at most {@link #MAX_DEPTH} levels. */
   public static StreamReadConstraints readConstraints() {
     return StreamReadConstraints.builder().maxNestingDepth(MAX_DEPTH).build();

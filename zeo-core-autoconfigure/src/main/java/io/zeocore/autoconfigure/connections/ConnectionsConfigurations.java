@@ -135,6 +135,7 @@ final class ConnectionsConfigurations {
       AuthorizationVerifiers.fromProperties(properties.getAuthorization());
     }
     Recovery.check(properties.getRecovery());
+    Orchestrators.check(properties.getObservations());
     if (properties.getCustody().getKeyStore() != null) {
       Custody.check(properties.getCustody());
     }
@@ -169,8 +170,17 @@ final class ConnectionsConfigurations {
     @ConditionalOnMissingBean
     @ConditionalOnBean(ObservationStore.class)
     ObservationOrchestrator zeoCoreObservationOrchestrator(ObservationStore store,
-        ExactAuthorizationVerifier verifier) {
-      return new ObservationOrchestrator(store, verifier);
+        ExactAuthorizationVerifier verifier, ZeoCoreConnectionsProperties properties) {
+      return ObservationOrchestrator.builder(store, verifier)
+          .maxResultDepth(properties.getObservations().getMaxResultDepth()).build();
+    }
+
+    static void check(ZeoCoreConnectionsProperties.Observations observations) {
+      int depth = observations.getMaxResultDepth();
+      if (depth < 1 || depth > ObservationOrchestrator.DEFAULT_MAX_RESULT_DEPTH) {
+        throw new InvalidConfigurationPropertyValueException(PREFIX + "observations.max-result-depth", depth,
+            "must be between 1 and " + ObservationOrchestrator.DEFAULT_MAX_RESULT_DEPTH);
+      }
     }
   }
 

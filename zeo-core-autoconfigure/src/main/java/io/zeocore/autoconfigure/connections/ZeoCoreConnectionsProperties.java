@@ -1,6 +1,7 @@
 package io.zeocore.autoconfigure.connections;
 
 import io.zeocore.connections.effect.EffectRecovery;
+import io.zeocore.connections.observation.ObservationOrchestrator;
 import io.zeocore.connections.authorization.ExactAuthorizationVerifier;
 import io.zeocore.connections.custody.SecretStore;
 import java.nio.file.Path;
@@ -32,6 +33,8 @@ public class ZeoCoreConnectionsProperties {
 
   private final Custody custody = new Custody();
 
+  private final Observations observations = new Observations();
+
   public boolean isEnabled() {
     return this.enabled;
   }
@@ -54,6 +57,10 @@ public class ZeoCoreConnectionsProperties {
 
   public Custody getCustody() {
     return this.custody;
+  }
+
+  public Observations getObservations() {
+    return this.observations;
   }
 
   /** Where the store's database comes from. */
@@ -288,6 +295,25 @@ public class ZeoCoreConnectionsProperties {
 
     public void setLeaseTtl(Duration leaseTtl) {
       this.leaseTtl = leaseTtl;
+    }
+  }
+
+  /** Authorized reads (observations) through the ObservationOrchestrator bean. */
+  public static class Observations {
+
+    /**
+     * How deeply a provider's inline result may nest to be stored, 1 to 100 (a map of scalars nests 1 level); a deeper
+     * one ends the observation FAILED_SAFE with nothing stored. Its size is bounded by the connector revision's
+     * response size limit.
+     */
+    private int maxResultDepth = ObservationOrchestrator.DEFAULT_MAX_RESULT_DEPTH;
+
+    public int getMaxResultDepth() {
+      return this.maxResultDepth;
+    }
+
+    public void setMaxResultDepth(int maxResultDepth) {
+      this.maxResultDepth = maxResultDepth;
     }
   }
 }

@@ -81,6 +81,10 @@ class ZeoCoreConnectionsAutoConfigurationTests {
         "zeocore.connections.recovery.interval", "must be a positive duration");
     assertInvalid(withStore().withPropertyValues("zeocore.connections.custody.key-store=" + temp.resolve("ks.p12")),
         "zeocore.connections.custody.password", "needs a password");
+    assertInvalid(withStore().withPropertyValues("zeocore.connections.observations.max-result-depth=101"),
+        "zeocore.connections.observations.max-result-depth", "must be between 1 and 100");
+    assertInvalid(withStore().withPropertyValues("zeocore.connections.observations.max-result-depth=0"),
+        "zeocore.connections.observations.max-result-depth", "must be between 1 and 100");
     assertThat(file).doesNotExist();
     assertThat(file.getParent()).doesNotExist();
   }
@@ -161,6 +165,14 @@ class ZeoCoreConnectionsAutoConfigurationTests {
           "receipt SUCCEEDED");
       assertThat(events).allSatisfy(event -> assertThat(event.toString()).doesNotContain(CANARY));
     });
+  }
+
+  @Test
+  void theObservationOrchestratorStoresResultsNestedAtMostTheConfiguredDepth() throws Exception {
+    withAuthorization().run(context -> assertThat(context.getBean(ObservationOrchestrator.class).maxResultDepth())
+        .isEqualTo(ObservationOrchestrator.DEFAULT_MAX_RESULT_DEPTH));
+    withAuthorization().withPropertyValues("zeocore.connections.observations.max-result-depth=8").run(context ->
+        assertThat(context.getBean(ObservationOrchestrator.class).maxResultDepth()).isEqualTo(8));
   }
 
   @Test

@@ -1,5 +1,6 @@
 package io.zeocore.connections.observation;
 
+import io.zeocore.InvalidFieldException;
 import io.zeocore.connections.admission.AdmissionException;
 import io.zeocore.connections.admission.ConnectorPreflight;
 import io.zeocore.connections.admission.PreflightCode;
@@ -25,6 +26,7 @@ import io.zeocore.connections.contract.OrganizationId;
 import io.zeocore.connections.store.ConnectionStoreException;
 import io.zeocore.connections.store.ObservationClaim;
 import io.zeocore.connections.store.ObservationStore;
+import io.zeocore.internal.JsonValues;
 import io.zeocore.internal.Timestamps;
 import java.time.Clock;
 import java.time.Instant;
@@ -58,8 +60,9 @@ import org.slf4j.LoggerFactory;
  *       receipt is absent while the other claim is in flight).
  *   <li>Observe once. A {@code FAILED_SAFE} result is recorded as is. An inline result is rejected if any object key
  *       at any depth is secret-shaped ({@code access_token}, {@code authorization}, {@code client_secret},
- *       {@code credential(s)}, {@code password}, {@code refresh_token}, {@code secret}, {@code token}; case-insensitive)
- *       or if its canonical JSON is larger than {@code response_size_limit_bytes}; its digest is {@code sha256:} over
+ *       {@code credential(s)}, {@code password}, {@code refresh_token}, {@code secret}, {@code token}; case-insensitive),
+ *       if it nests deeper than {@link Builder#maxResultDepth} (default 100 levels), or if its canonical JSON is larger
+ *       than {@code response_size_limit_bytes}; its digest is {@code sha256:} over
  *       the canonical bytes (Python {@code json.dumps(sort_keys=True, separators=(",", ":"))}). An artifact is
  *       rejected if larger than the limit; its digest is its {@code content_sha256}. Any exception, a {@code null}
  *       result or a rejection becomes {@code FAILED_SAFE} with {@code PROVIDER_UNAVAILABLE} (provider text is
@@ -105,20 +108,80 @@ public final class ObservationOrchestrator {
     }
   };
 
+  /**
+   * The default and largest bound on how deeply a stored inline result may nest ({@link JsonValues#MAX_DEPTH}: every
+   * ZeoCore JSON reader and deep copy refuses more).
+   */
+  public static final int DEFAULT_MAX_RESULT_DEPTH = JsonValues.MAX_DEPTH;
+
   private final ObservationStore store;
   private final ExactAuthorizationVerifier verifier;
   private final Timestamps timestamps;
+  private final int maxResultDepth;
 
   /** An orchestrator on the system UTC clock. */
   public ObservationOrchestrator(ObservationStore store, ExactAuthorizationVerifier verifier) {
-    this(store, verifier, Clock.systemUTC());
+    this(builder(store, verifier));
   }
 
   /** An orchestrator whose instants come from {@code clock} (made strictly increasing). */
   public ObservationOrchestrator(ObservationStore store, ExactAuthorizationVerifier verifier, InstantSource clock) {
-    this.store = Objects.requireNonNull(store, "store");
-    this.verifier = Objects.requireNonNull(verifier, "verifier");
-    this.timestamps = new Timestamps(Objects.requireNonNull(clock, "clock"));
+    this(builder(store, verifier).clock(clock));
+  }
+
+  private ObservationOrchestrator(Builder builder) {
+    this.store = builder.store;
+    this.verifier = builder.verifier;
+    this.timestamps = new Timestamps(builder.clock);
+    this.maxResultDepth = builder.maxResultDepth;
+  }
+
+  public static Builder builder(ObservationStore store, ExactAuthorizationVerifier verifier) {
+    return new Builder(store, verifier);
+  }
+
+  /** Configures an {@link ObservationOrchestrator}. */
+  public static final class Builder {
+
+    private final ObservationStore store;
+    private final ExactAuthorizationVerifier verifier;
+    private InstantSource clock = Clock.systemUTC();
+    private int maxResultDepth = DEFAULT_MAX_RESULT_DEPTH;
+
+    private Builder(ObservationStore store, ExactAuthorizationVerifier verifier) {
+      this.store = Objects.requireNonNull(store, "store");
+      this.verifier = Objects.requireNonNull(verifier, "verifier");
+    }
+
+    /** The source of instants (default: the system UTC clock); readings are made strictly increasing. */
+    public Builder clock(InstantSource clock) {
+      this.clock = Objects.requireNonNull(clock, "clock");
+      return this;
+    }
+
+    /**
+     * How deeply an inline result may nest to be stored (a map or list of scalars nests 1 level); a deeper one ends
+     * the observation {@code FAILED_SAFE} with nothing stored. Its size is bounded by the connector revision's
+     * {@code response_size_limit_bytes}.
+     *
+     * @throws InvalidFieldException unless {@code 1 <= depth <= }{@link #DEFAULT_MAX_RESULT_DEPTH}
+     */
+    public Builder maxResultDepth(int depth) {
+      if (depth < 1 || depth > DEFAULT_MAX_RESULT_DEPTH) {
+        throw new InvalidFieldException("maxResultDepth", "must be between 1 and " + DEFAULT_MAX_RESULT_DEPTH);
+      }
+      this.maxResultDepth = depth;
+      return this;
+    }
+
+    public ObservationOrchestrator build() {
+      return new ObservationOrchestrator(this);
+    }
+  }
+
+  /** How deeply a stored inline result may nest (see {@link Builder#maxResultDepth}). */
+  public int maxResultDepth() {
+    return maxResultDepth;
   }
 
   /**
@@ -250,6 +313,11 @@ public final class ObservationOrchestrator {
     if (result.inlineResult() != null) {
       if (hasSecretShapedKey(result.inlineResult())) {
         LOG.debug("observation {} returned a secret-shaped key; result discarded", claimed.observationId());
+        return null;
+      }
+      if (JsonValues.depth(result.inlineResult()) > maxResultDepth) {
+        LOG.debug("observation {} returned a result nested deeper than {} levels; result discarded",
+            claimed.observationId(), maxResultDepth);
         return null;
       }
       byte[] canonical = CanonicalJson.bytes(result.inlineResult());

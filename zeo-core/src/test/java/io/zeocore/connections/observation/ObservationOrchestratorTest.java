@@ -1,5 +1,6 @@
 package io.zeocore.connections.observation;
 
+import io.zeocore.InvalidFieldException;
 import io.zeocore.connections.admission.PreflightCode;
 import io.zeocore.connections.contract.AuthorizationRefusalReason;
 import io.zeocore.connections.contract.Connection;
@@ -200,6 +201,43 @@ class ObservationOrchestratorTest {
     // a replay returns the stored terminal receipt and never observes again
     assertThat(observe(authorization("n1", new IdempotencyKey("k1"), BODY), new ObservationId("o3"), BODY,
         request -> ObservationDispatchResult.inline(1)).state()).isEqualTo(ObservationState.FAILED_SAFE);
+  }
+
+  @Test
+  void aResultNestedDeeperThanTheConfiguredBoundFailsSafeAndOneWithinItIsStored() {
+    orchestrator = ObservationOrchestrator.builder(world.store, world.verifier).clock(EffectWorld.fixedClock())
+        .maxResultDepth(3).build();
+
+    ObservationExecutionResult within = observe(authorization("n1", new IdempotencyKey("k1"), BODY),
+        new ObservationId("o1"), BODY, request -> ObservationDispatchResult.inline(nested(3)));
+    ObservationExecutionResult deeper = observe(authorization("n2", new IdempotencyKey("k2"), BODY),
+        new ObservationId("o2"), BODY, request -> ObservationDispatchResult.inline(nested(4)));
+
+    assertThat(within.state()).isEqualTo(ObservationState.CONFIRMED);
+    assertThat(within.receipt().inlineResult()).isEqualTo(nested(3));
+    assertThat(deeper.state()).isEqualTo(ObservationState.FAILED_SAFE);
+    assertThat(deeper.receipt().inlineResult()).isNull();
+    assertThat(deeper.receipt().normalizedError().code()).isEqualTo(NormalizedErrorCode.PROVIDER_UNAVAILABLE);
+    assertThat(world.store.getObservationReceipt(ORG, new ObservationId("o2")).orElseThrow().inlineResult())
+        .isNull();
+  }
+
+  @Test
+  void theResultDepthBoundIsAtLeastOneAndAtMostWhatEveryReaderAccepts() {
+    assertThatThrownBy(() -> ObservationOrchestrator.builder(world.store, world.verifier).maxResultDepth(0))
+        .isInstanceOf(InvalidFieldException.class).hasMessageContaining("maxResultDepth");
+    assertThatThrownBy(() -> ObservationOrchestrator.builder(world.store, world.verifier)
+        .maxResultDepth(ObservationOrchestrator.DEFAULT_MAX_RESULT_DEPTH + 1))
+        .isInstanceOf(InvalidFieldException.class).hasMessageContaining("maxResultDepth");
+  }
+
+  /** {@code {"a": {"a": … "leaf"}}}, {@code levels} maps deep. */
+  private static Object nested(int levels) {
+    Object value = "leaf";
+    for (int i = 0; i < levels; i++) {
+      value = Map.of("a", value);
+    }
+    return value;
   }
 
   @Test
