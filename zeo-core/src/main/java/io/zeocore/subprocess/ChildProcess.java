@@ -4,13 +4,13 @@ import io.zeocore.execution.CancellationToken;
 import io.zeocore.internal.SaturatingDurations;
 import io.zeocore.subprocess.ProcessContainment.Signal;
 import java.io.FileInputStream;
-import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -152,6 +152,7 @@ final class ChildProcess {
       started.completeExceptionally(spawnFailed); // releases the waiting reader
       fifo.ifPresent(ChildProcess::releaseFifoReader);
       awaitReaderClosed(stdout); // so that a failed spawn leaves no descriptor open when the attempt returns
+      fifo.ifPresent(ChildProcess::deleteQuietly);
       throw spawnFailed;
     }
     started.complete(process);
@@ -533,9 +534,13 @@ final class ChildProcess {
     }
   }
 
-  /** After a failed spawn: opens and closes the write end so that a reader blocked opening the FIFO sees EOF. */
+  /**
+   * After a failed spawn: opens and closes the write end so that a reader blocked opening the FIFO sees EOF. Never
+   * creates the path: when the JDK's redirect already released the reader, the reader has removed the FIFO, and a
+   * creating open would leave a regular file behind.
+   */
   private static void releaseFifoReader(Path fifo) {
-    try (FileOutputStream ignored = new FileOutputStream(fifo.toFile())) {
+    try (OutputStream ignored = Files.newOutputStream(fifo, StandardOpenOption.WRITE)) {
       // opened and closed
     } catch (IOException | RuntimeException alreadyGone) {
       // the reader opened and removed it already

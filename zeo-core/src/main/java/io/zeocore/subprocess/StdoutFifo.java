@@ -77,7 +77,8 @@ final class StdoutFifo {
     return Optional.empty();
   }
 
-  private static Path directory() throws IOException {
+  /** This JVM's private directory of FIFOs (created 0700 on first use, removed at exit when empty). */
+  static Path directory() throws IOException {
     Path dir = directory;
     if (dir == null) {
       synchronized (StdoutFifo.class) {

@@ -43,6 +43,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.LoggerFactory;
@@ -238,6 +239,25 @@ class SubprocessTargetTest {
 
     assertThat(error.kind()).isEqualTo(FailureKind.PERMANENT);
     assertThat(error.dispatchStarted()).isFalse();
+  }
+
+  @Test
+  void failedSpawnsLeaveNoFileInTheFifoDirectory() throws Exception {
+    assumeTrue(ProcessContainment.DETECTED.usesProcessGroups(), "FIFOs are used where process groups are");
+    SyncExecutionTarget<String> badDirectory = subprocessTarget("bad-dir",
+        SubprocessInvocation.of("/bin/true").withWorkingDirectory(dir.resolve("no-such-directory")), String.class,
+        AS_TEXT);
+    SyncExecutionTarget<String> argumentTooLong = subprocessTarget("too-long",
+        SubprocessInvocation.of("/bin/true", "x".repeat(256 * 1024)), String.class, AS_TEXT);
+
+    for (int i = 0; i < 3; i++) {
+      assertThat(failureOf(badDirectory, context(Duration.ofSeconds(5))).dispatchStarted()).isFalse();
+      assertThat(failureOf(argumentTooLong, context(Duration.ofSeconds(5))).dispatchStarted()).isFalse();
+    }
+
+    try (Stream<Path> left = Files.list(StdoutFifo.directory())) {
+      assertThat(left).isEmpty();
+    }
   }
 
   @Test
