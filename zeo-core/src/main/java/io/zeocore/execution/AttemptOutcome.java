@@ -1,24 +1,13 @@
 package io.zeocore.execution;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
-import com.fasterxml.jackson.annotation.JsonValue;
+import io.zeocore.WireValue;
+import io.zeocore.internal.WireValues;
 
 /** Outcome of one started attempt. */
-public enum AttemptOutcome {
-  SUCCEEDED("succeeded"),
-  FAILED("failed");
-
-  private final String wireValue;
-
-  AttemptOutcome(String wireValue) {
-    this.wireValue = wireValue;
-  }
-
-  /** The reference's lowercase wire value. */
-  @JsonValue
-  public String wireValue() {
-    return wireValue;
-  }
+public enum AttemptOutcome implements WireValue.Lowercase {
+  SUCCEEDED,
+  FAILED;
 
   /**
    * Parses a wire value or, leniently, the constant name (JSON reads go through here).
@@ -27,6 +16,6 @@ public enum AttemptOutcome {
    */
   @JsonCreator
   public static AttemptOutcome fromWireValue(String value) {
-    return WireValues.parse(AttemptOutcome.class, value, AttemptOutcome::wireValue);
+    return WireValues.parseLenient(AttemptOutcome.class, value);
   }
 }

@@ -1,19 +1,20 @@
 package io.zeocore.execution;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
-import com.fasterxml.jackson.annotation.JsonValue;
+import io.zeocore.WireValue;
+import io.zeocore.internal.WireValues;
 
 /**
  * How {@link ResilientRunner#runSync} applies a policy's attempt timeout ({@link ResilientRunner#runAsync} always
  * enforces it by cancelling the attempt's future).
  */
-public enum DeadlineMode {
+public enum DeadlineMode implements WireValue.Lowercase {
 
   /**
    * The attempt runs on the calling thread and must apply {@link AttemptContext#timeout()} itself: the runner cannot
    * stop in-process code. No extra thread, no hand-off. The default.
    */
-  COOPERATIVE("cooperative"),
+  COOPERATIVE,
 
   /**
    * The attempt runs on a worker thread (a virtual thread on Java 21 and newer, detected at run time; a bounded pool
@@ -22,19 +23,7 @@ public enum DeadlineMode {
    * interrupts is abandoned, not stopped, and may still finish later (its result is discarded). The worker does not
    * see the caller's thread-locals (transactions, security context, MDC).
    */
-  ENFORCED("enforced");
-
-  private final String wireValue;
-
-  DeadlineMode(String wireValue) {
-    this.wireValue = wireValue;
-  }
-
-  /** The lowercase wire value, e.g. {@code enforced}. */
-  @JsonValue
-  public String wireValue() {
-    return wireValue;
-  }
+  ENFORCED;
 
   /**
    * Parses a wire value or, leniently, the constant name.
@@ -43,6 +32,6 @@ public enum DeadlineMode {
    */
   @JsonCreator
   public static DeadlineMode fromWireValue(String value) {
-    return WireValues.parse(DeadlineMode.class, value, DeadlineMode::wireValue);
+    return WireValues.parseLenient(DeadlineMode.class, value);
   }
 }

@@ -1,28 +1,17 @@
 package io.zeocore.execution;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
-import com.fasterxml.jackson.annotation.JsonValue;
+import io.zeocore.WireValue;
+import io.zeocore.internal.WireValues;
 
 /**
  * Says truthfully what kind of target produced a value. {@link #NONE} appears only on results that carry no value; a
  * target is always {@link #LIVE} or {@link #SIMULATED}.
  */
-public enum ExecutionMode {
-  LIVE("live"),
-  SIMULATED("simulated"),
-  NONE("none");
-
-  private final String wireValue;
-
-  ExecutionMode(String wireValue) {
-    this.wireValue = wireValue;
-  }
-
-  /** The reference's lowercase wire value. */
-  @JsonValue
-  public String wireValue() {
-    return wireValue;
-  }
+public enum ExecutionMode implements WireValue.Lowercase {
+  LIVE,
+  SIMULATED,
+  NONE;
 
   /**
    * Parses a wire value or, leniently, the constant name (JSON reads go through here).
@@ -31,6 +20,6 @@ public enum ExecutionMode {
    */
   @JsonCreator
   public static ExecutionMode fromWireValue(String value) {
-    return WireValues.parse(ExecutionMode.class, value, ExecutionMode::wireValue);
+    return WireValues.parseLenient(ExecutionMode.class, value);
   }
 }

@@ -1,7 +1,8 @@
 package io.zeocore.execution;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
-import com.fasterxml.jackson.annotation.JsonValue;
+import io.zeocore.WireValue;
+import io.zeocore.internal.WireValues;
 
 /**
  * The terminal outcome of a run of the {@link ResilientRunner}.
@@ -16,24 +17,12 @@ import com.fasterxml.jackson.annotation.JsonValue;
  *       (attempts present, failure kind set). Tell the two apart by {@code machineCode} and {@code attempts}.</li>
  * </ul>
  */
-public enum ExecutionOutcome {
-  SUCCEEDED("succeeded"),
-  FAILED_SAFE("failed_safe"),
-  EXHAUSTED("exhausted"),
-  CANCELLED("cancelled"),
-  REFUSED("refused");
-
-  private final String wireValue;
-
-  ExecutionOutcome(String wireValue) {
-    this.wireValue = wireValue;
-  }
-
-  /** The reference's lowercase wire value. */
-  @JsonValue
-  public String wireValue() {
-    return wireValue;
-  }
+public enum ExecutionOutcome implements WireValue.Lowercase {
+  SUCCEEDED,
+  FAILED_SAFE,
+  EXHAUSTED,
+  CANCELLED,
+  REFUSED;
 
   /**
    * Parses a wire value or, leniently, the constant name (JSON reads go through here).
@@ -42,6 +31,6 @@ public enum ExecutionOutcome {
    */
   @JsonCreator
   public static ExecutionOutcome fromWireValue(String value) {
-    return WireValues.parse(ExecutionOutcome.class, value, ExecutionOutcome::wireValue);
+    return WireValues.parseLenient(ExecutionOutcome.class, value);
   }
 }

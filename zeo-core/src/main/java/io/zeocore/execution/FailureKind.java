@@ -1,30 +1,31 @@
 package io.zeocore.execution;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
-import com.fasterxml.jackson.annotation.JsonValue;
-
+import io.zeocore.WireValue;
+import io.zeocore.internal.WireValues;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.Set;
 
 /**
  * The normalized class of a failed attempt, in the reference's declared order. Each kind has a fixed machine code
- * ({@link #machineCode()}); no provider text is ever attached to a kind.
+ * ({@link #machineCode()}) and its lowercase name as wire value ({@code rate_limit}); no provider text is ever
+ * attached to a kind.
  *
  * <p>{@link #VALIDATION}, {@link #AUTHORIZATION}, {@link #AUTHENTICATION}, {@link #CANCELLED} and {@link #PERMANENT}
  * can never be retryable. {@link #TIMEOUT}, {@link #TRANSIENT} and {@link #RATE_LIMIT} are retryable by default;
  * {@link #MALFORMED_RESPONSE} is the one kind that is not retryable by default but may be made so.
  */
-public enum FailureKind {
-  TIMEOUT("timeout", MachineCodes.TIMEOUT),
-  TRANSIENT("transient", MachineCodes.TRANSIENT),
-  RATE_LIMIT("rate_limit", MachineCodes.RATE_LIMIT),
-  MALFORMED_RESPONSE("malformed_response", MachineCodes.MALFORMED_RESPONSE),
-  VALIDATION("validation", MachineCodes.VALIDATION),
-  AUTHORIZATION("authorization", MachineCodes.AUTHORIZATION),
-  AUTHENTICATION("authentication", MachineCodes.AUTHENTICATION),
-  CANCELLED("cancelled", MachineCodes.CANCELLED),
-  PERMANENT("permanent", MachineCodes.PERMANENT);
+public enum FailureKind implements WireValue.Lowercase {
+  TIMEOUT(MachineCodes.TIMEOUT),
+  TRANSIENT(MachineCodes.TRANSIENT),
+  RATE_LIMIT(MachineCodes.RATE_LIMIT),
+  MALFORMED_RESPONSE(MachineCodes.MALFORMED_RESPONSE),
+  VALIDATION(MachineCodes.VALIDATION),
+  AUTHORIZATION(MachineCodes.AUTHORIZATION),
+  AUTHENTICATION(MachineCodes.AUTHENTICATION),
+  CANCELLED(MachineCodes.CANCELLED),
+  PERMANENT(MachineCodes.PERMANENT);
 
   /** Kinds that no policy may mark retryable. */
   public static final Set<FailureKind> NEVER_RETRYABLE =
@@ -34,18 +35,10 @@ public enum FailureKind {
   public static final Set<FailureKind> DEFAULT_RETRYABLE =
       Collections.unmodifiableSet(EnumSet.of(TIMEOUT, TRANSIENT, RATE_LIMIT));
 
-  private final String wireValue;
   private final String machineCode;
 
-  FailureKind(String wireValue, String machineCode) {
-    this.wireValue = wireValue;
+  FailureKind(String machineCode) {
     this.machineCode = machineCode;
-  }
-
-  /** The reference's lowercase wire value, e.g. {@code rate_limit}. */
-  @JsonValue
-  public String wireValue() {
-    return wireValue;
   }
 
   /** The {@code ZEO_EXEC_*} machine code of this kind, e.g. {@code ZEO_EXEC_RATE_LIMIT}. */
@@ -65,7 +58,7 @@ public enum FailureKind {
    */
   @JsonCreator
   public static FailureKind fromWireValue(String value) {
-    return WireValues.parse(FailureKind.class, value, FailureKind::wireValue);
+    return WireValues.parseLenient(FailureKind.class, value);
   }
 
   /**

@@ -1,7 +1,8 @@
 package io.zeocore.execution;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
-import com.fasterxml.jackson.annotation.JsonValue;
+import io.zeocore.WireValue;
+import io.zeocore.internal.WireValues;
 
 /**
  * The safety class of an {@link ExecutionPolicy}. Only {@link #READ_ONLY} and {@link #ADVISORY} work may run in the
@@ -9,22 +10,10 @@ import com.fasterxml.jackson.annotation.JsonValue;
  * {@link MachineCodes#EFFECTFUL_REQUIRES_PERSISTENCE}, because retrying an effect after an uncertain outcome needs
  * durable state, idempotency evidence and reconciliation (see {@code io.zeocore.connections.effect.EffectOrchestrator}).
  */
-public enum OperationMode {
-  READ_ONLY("read_only"),
-  ADVISORY("advisory"),
-  EFFECTFUL("effectful");
-
-  private final String wireValue;
-
-  OperationMode(String wireValue) {
-    this.wireValue = wireValue;
-  }
-
-  /** The reference's lowercase wire value, e.g. {@code read_only}. */
-  @JsonValue
-  public String wireValue() {
-    return wireValue;
-  }
+public enum OperationMode implements WireValue.Lowercase {
+  READ_ONLY,
+  ADVISORY,
+  EFFECTFUL;
 
   /**
    * Parses a wire value ({@code read_only}) or, leniently, the constant name in any case and with {@code -} for
@@ -34,6 +23,6 @@ public enum OperationMode {
    */
   @JsonCreator
   public static OperationMode fromWireValue(String value) {
-    return WireValues.parse(OperationMode.class, value, OperationMode::wireValue);
+    return WireValues.parseLenient(OperationMode.class, value);
   }
 }

@@ -27,6 +27,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
+import tools.jackson.databind.json.JsonMapper;
 
 class CapabilityTargetsTest {
 
@@ -285,5 +286,18 @@ class CapabilityTargetsTest {
     assertThat(EffectKind.fromWireValue("external_communication")).isEqualTo(EffectKind.EXTERNAL_COMMUNICATION);
     assertThat(Stream.of(EffectKind.values()).filter(kind -> !kind.isEffectful())).containsExactly(EffectKind.READ);
     assertThatThrownBy(() -> EffectKind.fromWireValue("execute")).isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
+  void outcomesAreWrittenAndReadAsTheirLowercaseWireValues() {
+    JsonMapper json = JsonMapper.builder().build();
+
+    assertThat(json.writeValueAsString(List.of(CapabilityOutcome.GUARD_REJECTED, CapabilityOutcome.SUCCEEDED)))
+        .isEqualTo("[\"guard_rejected\",\"succeeded\"]");
+    assertThat(json.readValue("\"timed_out\"", CapabilityOutcome.class)).isEqualTo(CapabilityOutcome.TIMED_OUT);
+    assertThat(CapabilityOutcome.fromWireValue("POLICY_SKIPPED")).isEqualTo(CapabilityOutcome.POLICY_SKIPPED);
+    assertThat(CapabilityOutcome.GUARD_REJECTED.code()).isEqualTo("ZEO_CAP_GUARD_REJECTED");
+    assertThatThrownBy(() -> CapabilityOutcome.fromWireValue("skipped"))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("policy_skipped");
   }
 }

@@ -2,8 +2,8 @@ package io.zeocore.connections.contract;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
-import java.util.Arrays;
-import java.util.stream.Collectors;
+import io.zeocore.WireValue;
+import io.zeocore.internal.WireValues;
 
 /**
  * What a capability or business operation does to the outside world, with the reference's lowercase wire values.
@@ -13,25 +13,13 @@ import java.util.stream.Collectors;
  * {@link #fromWireValue}), so every mapper, Spring's and a plain {@code JsonMapper} included, writes and reads
  * {@code "external_communication"}, never the constant name.
  */
-public enum EffectKind {
-  READ("read"),
-  WRITE("write"),
-  DELETE("delete"),
-  EXTERNAL_COMMUNICATION("external_communication"),
-  FINANCIAL("financial"),
-  SECURITY_SENSITIVE("security_sensitive");
-
-  private final String wireValue;
-
-  EffectKind(String wireValue) {
-    this.wireValue = wireValue;
-  }
-
-  /** The reference's lowercase wire value, e.g. {@code external_communication}. */
-  @JsonValue
-  public String wireValue() {
-    return wireValue;
-  }
+public enum EffectKind implements WireValue.Lowercase {
+  READ,
+  WRITE,
+  DELETE,
+  EXTERNAL_COMMUNICATION,
+  FINANCIAL,
+  SECURITY_SENSITIVE;
 
   /** Whether this kind changes something outside the process: everything except {@link #READ}. */
   public boolean isEffectful() {
@@ -39,18 +27,12 @@ public enum EffectKind {
   }
 
   /**
-   * The kind whose wire value is exactly {@code value}.
+   * The kind whose wire value is exactly {@code value} (the lowercase name; contracts are strict: no other spelling).
    *
    * @throws IllegalArgumentException naming the accepted values when {@code value} is none of them
    */
   @JsonCreator(mode = JsonCreator.Mode.DELEGATING)
   public static EffectKind fromWireValue(String value) {
-    for (EffectKind kind : values()) {
-      if (kind.wireValue.equals(value)) {
-        return kind;
-      }
-    }
-    throw new IllegalArgumentException("unknown EffectKind '" + value + "'; expected one of "
-        + Arrays.stream(values()).map(EffectKind::wireValue).collect(Collectors.joining(", ")));
+    return WireValues.parseExact(EffectKind.class, value);
   }
 }
