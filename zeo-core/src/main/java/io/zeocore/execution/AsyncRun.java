@@ -84,7 +84,7 @@ final class AsyncRun<T> {
     AsyncExecutionTarget<T> target = run.targets.get(attempt.context().targetId());
     CompletableFuture<T> future;
     try {
-      CompletionStage<T> stage = target.invocation().invoke(attempt.context());
+      CompletionStage<T> stage = run.callScoped(attempt.context(), target.invocation()::invoke);
       future = toFuture(stage);
     } catch (Exception thrown) {
       failed(attempt, run.classify(thrown, cancelled));

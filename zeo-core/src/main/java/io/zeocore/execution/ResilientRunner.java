@@ -158,8 +158,8 @@ public final class ResilientRunner {
       Failure failure;
       try {
         T value = enforced
-            ? invokeEnforced(target, attempt.context(), run.pollNanos())
-            : target.invocation().invoke(attempt.context());
+            ? invokeEnforced(run, target, attempt.context(), run.pollNanos())
+            : run.callScoped(attempt.context(), target.invocation()::invoke);
         if (target.responseType().isInstance(value)) {
           return run.succeeded(attempt, value);
         }
@@ -198,11 +198,11 @@ public final class ResilientRunner {
    * abandoned ({@link DeadlineExpired}); on the host's cancellation or an interrupt of the caller the worker is
    * interrupted too. A target's exception is rethrown as it was thrown; an {@link Error} too.
    */
-  private <T> T invokeEnforced(SyncExecutionTarget<T> target, AttemptContext context, long pollNanos)
+  private <T> T invokeEnforced(Run<T, ?> run, SyncExecutionTarget<T> target, AttemptContext context, long pollNanos)
       throws Exception {
     ExecutorService workers = deadlineWorkers != null ? deadlineWorkers : DeadlineWorkers.INSTANCE;
     SyncExecutionTarget.Invocation<T> invocation = target.invocation();
-    Future<T> future = workers.submit(() -> invocation.invoke(context));
+    Future<T> future = workers.submit(() -> run.callScoped(context, invocation::invoke));
     long waitUntil = System.nanoTime() + SaturatingDurations.toNanos(context.timeout());
     try {
       while (true) {
@@ -308,9 +308,10 @@ public final class ResilientRunner {
     Objects.requireNonNull(policy, "policy");
     Objects.requireNonNull(targets, "targets");
     List<AttemptListener> runListeners = listeners;
+    String executionId = listeners.isEmpty() && listener == null ? null : ExecutionIds.next();
     for (int i = 0; i < listeners.size(); i++) {
       AttemptListener shared = listeners.get(i);
-      AttemptListener perRun = shared.forRun(policy);
+      AttemptListener perRun = shared.forRun(policy, executionId);
       if (perRun != shared) {
         if (runListeners == listeners) {
           runListeners = new ArrayList<>(listeners);
@@ -322,7 +323,7 @@ public final class ResilientRunner {
       if (runListeners == listeners) {
         runListeners = new ArrayList<>(listeners);
       }
-      runListeners.add(listener.forRun(policy));
+      runListeners.add(listener.forRun(policy, executionId));
     }
     return new Run<>(policy, targets, cancellation != null ? cancellation : CancellationToken.never(), clock, jitter,
         classifier, runListeners);

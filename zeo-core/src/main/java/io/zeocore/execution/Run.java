@@ -155,6 +155,46 @@ final class Run<T, X extends ExecutionTarget<T>> {
     return new Proceed<>(context, started);
   }
 
+  /** A target's call: {@code invoke} of a sync or async invocation. */
+  @FunctionalInterface
+  interface TargetCall<R> {
+    R call(AttemptContext context) throws Exception;
+  }
+
+  /**
+   * Calls the target inside every listener's {@link AttemptListener#targetScope}, opened in listener order on this
+   * thread and closed in reverse when the call returns or throws. Without listeners, just the call.
+   */
+  <R> R callScoped(AttemptContext context, TargetCall<R> call) throws Exception {
+    if (listeners.isEmpty()) {
+      return call.call(context);
+    }
+    AttemptListener.TargetScope[] scopes = new AttemptListener.TargetScope[listeners.size()];
+    for (int i = 0; i < scopes.length; i++) {
+      AttemptListener listener = listeners.get(i);
+      try {
+        scopes[i] = listener.targetScope(policy, context);
+      } catch (RuntimeException listenerFailure) {
+        log.warn("AttemptListener {} threw {} opening its scope; the call happens without it",
+            listener.getClass().getName(), listenerFailure.getClass().getName());
+      }
+    }
+    try {
+      return call.call(context);
+    } finally {
+      for (int i = scopes.length - 1; i >= 0; i--) {
+        if (scopes[i] != null) {
+          try {
+            scopes[i].close();
+          } catch (RuntimeException listenerFailure) {
+            log.warn("AttemptListener {} threw {} closing its scope; the run continues",
+                listeners.get(i).getClass().getName(), listenerFailure.getClass().getName());
+          }
+        }
+      }
+    }
+  }
+
   ResilientExecutionResult<T> succeeded(Proceed<T> attempt, T value) {
     long ended = Math.max(attempt.startedNanos(), elapsedNanos());
     X target = targets.get(attempt.context().targetId());

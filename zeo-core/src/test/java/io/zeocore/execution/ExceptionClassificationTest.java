@@ -208,7 +208,7 @@ class ExceptionClassificationTest {
       }
 
       @Override
-      public AttemptListener forRun(ExecutionPolicy policy) {
+      public AttemptListener forRun(ExecutionPolicy policy, String executionId) {
         String run = "run-" + heard.size();
         return new AttemptListener() {
           @Override

@@ -37,10 +37,10 @@ public final class ExecutionEventPublisher implements AttemptListener {
     events.publishEvent(ExecutionCompletedEvent.of(policy.name(), UUID.randomUUID().toString(), result));
   }
 
-  /** A publisher for one run: its attempts and result share one execution id. */
+  /** A publisher for one run: its attempts and result carry the runner's execution id for it. */
   @Override
-  public AttemptListener forRun(ExecutionPolicy policy) {
-    return new RunPublisher(policy.name(), UUID.randomUUID().toString(), events);
+  public AttemptListener forRun(ExecutionPolicy policy, String executionId) {
+    return new RunPublisher(policy.name(), executionId, events);
   }
 
   /** Whether this publisher publishes to {@code publisher}. */

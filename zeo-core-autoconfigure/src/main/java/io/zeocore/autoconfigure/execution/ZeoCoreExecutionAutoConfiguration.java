@@ -1,6 +1,7 @@
 package io.zeocore.autoconfigure.execution;
 
 import io.zeocore.execution.AttemptListener;
+import io.zeocore.execution.MdcAttemptListener;
 import io.zeocore.execution.ExceptionClassifier;
 import io.zeocore.execution.ExecutionPolicy;
 import io.zeocore.execution.NamedTarget;
@@ -53,6 +54,13 @@ public final class ZeoCoreExecutionAutoConfiguration {
   @ConditionalOnMissingBean
   ExecutionEventPublisher zeoCoreExecutionEventPublisher(ApplicationEventPublisher events) {
     return new ExecutionEventPublisher(events);
+  }
+
+  @Bean
+  @ConditionalOnMissingBean
+  @ConditionalOnBooleanProperty(name = "zeocore.execution.log-correlation", matchIfMissing = true)
+  MdcAttemptListener zeoCoreMdcAttemptListener() {
+    return new MdcAttemptListener();
   }
 
   @Bean

@@ -28,6 +28,12 @@ public class ZeoCoreExecutionProperties {
   private boolean enabled = true;
 
   /**
+   * Whether the log MDC holds zeocore.execution.id, zeocore.policy, zeocore.target and zeocore.attempt while a
+   * target is called (restored afterwards), so that log lines correlate with the run's events and observations.
+   */
+  private boolean logCorrelation = true;
+
+  /**
    * Shared, partial policy settings by name. Policies (and other configs) that do not name a base-config inherit
    * from the config called "default".
    */
@@ -42,6 +48,14 @@ public class ZeoCoreExecutionProperties {
 
   public void setEnabled(boolean enabled) {
     this.enabled = enabled;
+  }
+
+  public boolean isLogCorrelation() {
+    return this.logCorrelation;
+  }
+
+  public void setLogCorrelation(boolean logCorrelation) {
+    this.logCorrelation = logCorrelation;
   }
 
   public Map<String, Policy> getConfigs() {

@@ -8,7 +8,6 @@ import io.zeocore.execution.AttemptRecord;
 import io.zeocore.execution.ExecutionPolicy;
 import io.zeocore.execution.ResilientExecutionResult;
 import java.util.Objects;
-import java.util.UUID;
 
 /**
  * The {@link AttemptListener} that turns every run of a {@link io.zeocore.execution.ResilientRunner} into Micrometer
@@ -17,8 +16,11 @@ import java.util.UUID;
  * observation per attempt, an explicit child of its run's observation, so the tree holds for async runs whose attempts
  * start on the scheduler thread too. Observations carry names and codes only (see the conventions).
  *
- * <p>The listener opens no scope: it cannot close one on the thread that opened it when an async attempt ends on
- * another thread.
+ * <p>While an attempt's target is called (a sync target's whole call, an async target's {@code invoke}), the
+ * attempt's observation is opened in scope on the calling thread, so observations the target's clients make
+ * ({@code RestClient}, the JDK {@code HttpClient} through an observation-aware wrapper, Spring AI) become its children
+ * and, with a tracing bridge, their spans nest under the attempt's span; the scope is closed on the same thread when
+ * the call returns. The run's execution id is the runner's, shared with the starter's events and log MDC.
  */
 public final class ObservingAttemptListener implements AttemptListener {
 
@@ -50,12 +52,11 @@ public final class ObservingAttemptListener implements AttemptListener {
   public void attemptFinished(ExecutionPolicy policy, AttemptRecord record) {}
 
   @Override
-  public AttemptListener forRun(ExecutionPolicy policy) {
+  public AttemptListener forRun(ExecutionPolicy policy, String executionId) {
     if (registry.isNoop()) {
       return this;
     }
-    ExecutionObservationContext context = new ExecutionObservationContext(policy.name(),
-        UUID.randomUUID().toString());
+    ExecutionObservationContext context = new ExecutionObservationContext(policy.name(), executionId);
     Observation observation = Observation.createNotStarted(runConvention, DEFAULT_RUN, () -> context, registry)
         .start();
     return new RunObserver(context, observation);
@@ -81,6 +82,17 @@ public final class ObservingAttemptListener implements AttemptListener {
       attempt = Observation.createNotStarted(attemptConvention, DEFAULT_ATTEMPT, () -> next, registry)
           .parentObservation(run)
           .start();
+    }
+
+    /** The attempt's observation is current while its target is called, so client calls nest under it. */
+    @Override
+    public TargetScope targetScope(ExecutionPolicy policy, AttemptContext started) {
+      Observation current = attempt;
+      if (current == null) {
+        return TargetScope.NONE;
+      }
+      Observation.Scope scope = current.openScope();
+      return scope::close;
     }
 
     @Override
