@@ -6,14 +6,19 @@ import io.micrometer.observation.ObservationConvention;
 import io.micrometer.observation.ObservationRegistry;
 import io.zeocore.connections.contract.EffectExecution;
 import io.zeocore.connections.contract.EffectState;
+import io.zeocore.connections.contract.ExecutionId;
+import io.zeocore.connections.contract.OperationId;
+import io.zeocore.connections.effect.EffectExecutionResult;
 import io.zeocore.connections.effect.EffectListener;
 import java.util.Locale;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
- * The {@link EffectListener} that records every committed effect transition as a short {@value #NAME} observation,
- * a child of the observation current on the committing thread (the caller of {@code EffectOrchestrator.execute} or a
- * recovery sweep). Low-cardinality keys: {@code operation} (the operation id), {@code state} (the state reached, lower
+ * The {@link EffectListener} behind effect observations: one {@code zeocore.effect} observation per
+ * {@code EffectOrchestrator.execute} call (see {@link DefaultEffectObservationConvention}), and every committed effect
+ * transition as a short {@value #NAME} observation, a child of the observation current on the committing thread (the
+ * call's {@code zeocore.effect}, or a recovery sweep's caller). Low-cardinality keys: {@code operation} (the operation id), {@code state} (the state reached, lower
  * case, e.g. {@code ambiguous}) and {@code previous.state} ({@code none} for a creation); high-cardinality key:
  * {@code effect.execution.id}. Ids, states and codes only: never a request body, secret or provider text.
  */
@@ -24,10 +29,50 @@ public final class ObservingEffectListener implements EffectListener {
 
   private static final Convention DEFAULT = new Convention();
 
+  private static final EffectObservationConvention DEFAULT_EFFECT = new DefaultEffectObservationConvention();
+
   private final ObservationRegistry registry;
+  private final @Nullable EffectObservationConvention effectConvention;
 
   public ObservingEffectListener(ObservationRegistry registry) {
+    this(registry, null);
+  }
+
+  /** @param effectConvention the convention of {@code zeocore.effect} observations replacing the default, or null */
+  public ObservingEffectListener(ObservationRegistry registry, @Nullable EffectObservationConvention effectConvention) {
     this.registry = Objects.requireNonNull(registry, "registry");
+    this.effectConvention = effectConvention;
+  }
+
+  /**
+   * Starts the call's {@code zeocore.effect} observation and opens it in scope on the caller's thread, so the call's
+   * transition observations (and whatever the dispatcher observes, its HTTP client's spans included) are its
+   * children; stopped, with the state reached or the exception's type, as the call ends.
+   */
+  @Override
+  public ExecuteScope executeStarted(OperationId operationId, ExecutionId executionId) {
+    if (registry.isNoop()) {
+      return ExecuteScope.NONE;
+    }
+    EffectObservationContext context = new EffectObservationContext(operationId, executionId);
+    Observation observation = Observation.createNotStarted(effectConvention, DEFAULT_EFFECT, () -> context,
+        registry).start();
+    Observation.Scope scope = observation.openScope();
+    return new ExecuteScope() {
+      @Override
+      public void returned(EffectExecutionResult result) {
+        context.setResult(result);
+        scope.close();
+        observation.stop();
+      }
+
+      @Override
+      public void threw(RuntimeException thrown) {
+        context.setThrown(thrown);
+        scope.close();
+        observation.stop();
+      }
+    };
   }
 
   @Override

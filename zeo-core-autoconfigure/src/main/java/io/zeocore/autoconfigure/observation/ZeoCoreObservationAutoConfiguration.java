@@ -15,8 +15,8 @@ import org.springframework.context.annotation.Bean;
  * observations: an {@link ObservingAttemptListener} that the auto-configured {@link ResilientRunner} picks up with its
  * other listeners, and an {@link ObservingEffectListener} that the auto-configured orchestrator and recovery pick up.
  * Active when Micrometer Observation is on the classpath and an {@link ObservationRegistry} bean
- * exists; nothing is observed otherwise. Replace the conventions with {@link ExecutionObservationConvention} /
- * {@link AttemptObservationConvention} beans; switch observations off with Boot's
+ * exists; nothing is observed otherwise. Replace the conventions with {@link ExecutionObservationConvention},
+ * {@link AttemptObservationConvention} and {@link EffectObservationConvention} beans; switch observations off with Boot's
  * {@code management.observations.enable.zeocore=false}.
  */
 @AutoConfiguration(
@@ -36,7 +36,8 @@ public final class ZeoCoreObservationAutoConfiguration {
 
   @Bean
   @ConditionalOnMissingBean
-  ObservingEffectListener zeoCoreObservingEffectListener(ObservationRegistry registry) {
-    return new ObservingEffectListener(registry);
+  ObservingEffectListener zeoCoreObservingEffectListener(ObservationRegistry registry,
+      ObjectProvider<EffectObservationConvention> effectConvention) {
+    return new ObservingEffectListener(registry, effectConvention.getIfUnique());
   }
 }

@@ -71,8 +71,13 @@ public final class EffectFixtures {
         "zeocore.connections.authorization.trust-roots." + ISSUER + "=file:" + publicKey};
   }
 
-  /** Saves the connector revision and the connection. */
+  /** Saves the connector revision and the connection, active. */
   public static void saveConnection(JdbcConnectionStore store) {
+    saveConnection(store, ConnectionStatus.ACTIVE);
+  }
+
+  /** Saves the connector revision and the connection with {@code status}. */
+  public static void saveConnection(JdbcConnectionStore store, ConnectionStatus status) {
     BusinessOperation refund = new BusinessOperation(CREATE_REFUND, EffectKind.FINANCIAL,
         Map.of("type", "object", "additionalProperties", false, "properties",
             Map.of("amount", Map.of("type", "integer"), "charge", Map.of("type", "string"))),
@@ -85,7 +90,7 @@ public final class EffectFixtures {
     Instant now = Instant.now().truncatedTo(ChronoUnit.MICROS);
     store.saveConnection(ORG, new Connection(CONNECTION, ORG, new ConnectorId("stripe"), REVISION, "default-app",
         "acct_123", List.of(), List.of("refunds:write"), List.of(CREATE_REFUND),
-        new SecretRef("zc0-kc:org-1:5b0c1b3e-8d7f-4b7e-9c1a-2f3e4d5c6b7a"), ConnectionStatus.ACTIVE,
+        new SecretRef("zc0-kc:org-1:5b0c1b3e-8d7f-4b7e-9c1a-2f3e4d5c6b7a"), status,
         ConnectionHealth.HEALTHY, now, now, null));
   }
 

@@ -1,6 +1,7 @@
 package io.zeocore.autoconfigure.observation;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationHandler;
@@ -8,9 +9,13 @@ import io.micrometer.observation.ObservationRegistry;
 import io.micrometer.observation.tck.TestObservationRegistry;
 import io.zeocore.autoconfigure.connections.EffectFixtures;
 import io.zeocore.autoconfigure.connections.ZeoCoreConnectionsAutoConfiguration;
+import io.zeocore.connections.contract.ConnectionStatus;
 import io.zeocore.connections.contract.EffectState;
+import io.zeocore.connections.contract.ExecutionId;
+import io.zeocore.connections.effect.EffectDispatchResult;
 import io.zeocore.connections.effect.EffectExecutionResult;
 import io.zeocore.connections.effect.EffectOrchestrator;
+import io.zeocore.connections.effect.EffectPreflightException;
 import io.zeocore.connections.effect.EffectReconciler;
 import io.zeocore.connections.effect.EffectRecovery;
 import io.zeocore.connections.store.JdbcConnectionStore;
@@ -80,6 +85,57 @@ class ZeoCoreEffectObservationTests {
           });
           assertThat(transitions.get(transitions.size() - 1).getLowCardinalityKeyValue("previous.state").getValue())
               .isEqualTo("ambiguous");
+        });
+  }
+
+  @Test
+  void eachExecuteCallIsOneEffectObservationParentOfItsTransitionsWithTheStateRefusalOrErrorItEndedWith()
+      throws Exception {
+    new ApplicationContextRunner()
+        .withConfiguration(AutoConfigurations.of(ZeoCoreObservationAutoConfiguration.class,
+            ZeoCoreConnectionsAutoConfiguration.class))
+        .withBean(ObservationRegistry.class, () -> registry)
+        .withPropertyValues("zeocore.connections.store.path=" + temp.resolve("store/zeocore.db"),
+            "zeocore.connections.recovery.enabled=false")
+        .withPropertyValues(EffectFixtures.authorizationProperties(EffectFixtures.writePublicKey(temp)))
+        .run(context -> {
+          EffectFixtures.saveConnection(context.getBean(JdbcConnectionStore.class));
+          EffectOrchestrator orchestrator = context.getBean(EffectOrchestrator.class);
+
+          EffectFixtures.refund(orchestrator, "exec-ok");
+          EffectFixtures.ambiguousRefund(orchestrator, "exec-ambiguous");
+          orchestrator.execute(EffectFixtures.ORG, EffectFixtures.CONNECTION, EffectFixtures.REVISION,
+              EffectFixtures.CREATE_REFUND, null, new ExecutionId("exec-refused"), EffectFixtures.BODY,
+              request -> EffectDispatchResult.confirmed(EffectFixtures.CONFIRMATION), EffectFixtures.unresolved());
+          EffectFixtures.saveConnection(context.getBean(JdbcConnectionStore.class), ConnectionStatus.REPAIR_REQUIRED);
+          assertThatThrownBy(() -> EffectFixtures.refund(orchestrator, "exec-rejected"))
+              .isInstanceOf(EffectPreflightException.class);
+
+          List<Observation.Context> effects = started.stream()
+              .filter(observed -> DefaultEffectObservationConvention.NAME.equals(observed.getName())).toList();
+          assertThat(effects).extracting(observed -> observed.getHighCardinalityKeyValue("effect.execution.id")
+              .getValue()).containsExactly("exec-ok", "exec-ambiguous", "exec-refused", "exec-rejected");
+          assertThat(effects).extracting(observed -> observed.getLowCardinalityKeyValue("state").getValue())
+              .containsExactly("succeeded", "ambiguous", "refused", "error");
+          assertThat(effects.get(2).getLowCardinalityKeyValue("refusal.reason").getValue()).isEqualTo("absent");
+          assertThat(effects.get(0).getLowCardinalityKeyValue("refusal.reason").getValue()).isEqualTo("none");
+          assertThat(effects.get(3).getLowCardinalityKeyValue("error").getValue())
+              .startsWith("EffectPreflightException:");
+          for (Observation.Context effect : effects) {
+            assertThat(effect.getLowCardinalityKeyValue("operation").getValue()).isEqualTo("create_refund");
+            assertThat(effect.getAllKeyValues().toString()).doesNotContain(EffectFixtures.CANARY);
+          }
+          List<Observation.Context> transitions = started.stream()
+              .filter(observed -> ObservingEffectListener.NAME.equals(observed.getName())).toList();
+          assertThat(transitions).isNotEmpty().allSatisfy(transition -> {
+            String id = transition.getHighCardinalityKeyValue("effect.execution.id").getValue();
+            Observation.Context parent = transition.getParentObservation().getContextView() instanceof
+                Observation.Context parentContext ? parentContext : null;
+            assertThat(parent).isNotNull();
+            assertThat(parent.getName()).isEqualTo(DefaultEffectObservationConvention.NAME);
+            assertThat(parent.getHighCardinalityKeyValue("effect.execution.id").getValue()).isEqualTo(id);
+          });
+          assertThat(registry.getCurrentObservation()).isNull();
         });
   }
 

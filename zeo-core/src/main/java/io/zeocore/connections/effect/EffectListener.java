@@ -3,6 +3,8 @@ package io.zeocore.connections.effect;
 import io.zeocore.connections.contract.EffectExecution;
 import io.zeocore.connections.contract.EffectReceipt;
 import io.zeocore.connections.contract.EffectState;
+import io.zeocore.connections.contract.ExecutionId;
+import io.zeocore.connections.contract.OperationId;
 
 /**
  * Told about every durable change an {@link EffectOrchestrator} or {@link EffectRecovery} makes, <em>after</em> the
@@ -25,4 +27,39 @@ public interface EffectListener {
 
   /** A receipt was persisted. */
   default void receiptRecorded(EffectReceipt receipt) {}
+
+  /**
+   * {@link EffectOrchestrator#execute} was called (before any check), on the caller's thread; the returned scope is
+   * told how that call ended, on the same thread, right before it returns or throws. Every transition and receipt of
+   * the call is reported in between, on that thread, so a scope may hold thread-bound context (an observation in
+   * scope, whose children the transitions become). Ids and codes only.
+   *
+   * @param operationId the operation requested (not yet checked)
+   * @param executionId the caller's execution id
+   */
+  default ExecuteScope executeStarted(OperationId operationId, ExecutionId executionId) {
+    return ExecuteScope.NONE;
+  }
+
+  /** One {@link EffectOrchestrator#execute} call, from its start to its end. */
+  interface ExecuteScope {
+
+    /** A scope that records nothing. */
+    ExecuteScope NONE = new ExecuteScope() {
+      @Override
+      public void returned(EffectExecutionResult result) {}
+
+      @Override
+      public void threw(RuntimeException thrown) {}
+    };
+
+    /** The call returns {@code result} (a state reached, a refusal with its reason, or an existing execution). */
+    void returned(EffectExecutionResult result);
+
+    /**
+     * The call throws {@code thrown}: an {@link EffectPreflightException} (nothing persisted) or a store failure.
+     * Its message is not for records: use its type and code.
+     */
+    void threw(RuntimeException thrown);
+  }
 }

@@ -168,6 +168,22 @@ public final class EffectOrchestrator {
     require(requestBody, "request_body");
     require(dispatcher, "dispatcher");
     require(reconciler, "reconciler");
+    EffectListener.ExecuteScope scope = listeners.executeStarted(operationId, executionId);
+    EffectExecutionResult result;
+    try {
+      result = executeOnce(organizationId, connectionId, connectorRevision, operationId, authorization, executionId,
+          requestBody, dispatcher, reconciler);
+    } catch (RuntimeException thrown) {
+      scope.threw(thrown);
+      throw thrown;
+    }
+    scope.returned(result);
+    return result;
+  }
+
+  private EffectExecutionResult executeOnce(OrganizationId organizationId, ConnectionId connectionId,
+      ConnectorRevisionId connectorRevision, OperationId operationId, @Nullable EffectAuthorization authorization,
+      ExecutionId executionId, byte[] requestBody, EffectDispatcher dispatcher, EffectReconciler reconciler) {
     if (authorization == null) {
       return new EffectExecutionResult(EffectState.REFUSED, null, AuthorizationRefusalReason.ABSENT);
     }

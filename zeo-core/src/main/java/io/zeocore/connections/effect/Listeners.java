@@ -3,6 +3,9 @@ package io.zeocore.connections.effect;
 import io.zeocore.connections.contract.EffectExecution;
 import io.zeocore.connections.contract.EffectReceipt;
 import io.zeocore.connections.contract.EffectState;
+import io.zeocore.connections.contract.ExecutionId;
+import io.zeocore.connections.contract.OperationId;
+import java.util.ArrayList;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -51,5 +54,46 @@ final class Listeners {
             receipt.executionId(), e.getClass().getName());
       }
     }
+  }
+
+  /** The scopes of every listener for one execute call, as one; a listener that throws is left out of it. */
+  EffectListener.ExecuteScope executeStarted(OperationId operationId, ExecutionId executionId) {
+    if (listeners.isEmpty()) {
+      return EffectListener.ExecuteScope.NONE;
+    }
+    List<EffectListener.ExecuteScope> scopes = new ArrayList<>(listeners.size());
+    for (EffectListener listener : listeners) {
+      try {
+        scopes.add(listener.executeStarted(operationId, executionId));
+      } catch (Throwable e) { // deliberately every Throwable: see the class comment
+        LOG.warn("effect listener {} failed as execution {} started: {}", listener.getClass().getName(),
+            executionId, e.getClass().getName());
+      }
+    }
+    return new EffectListener.ExecuteScope() {
+      @Override
+      public void returned(EffectExecutionResult result) {
+        for (int i = scopes.size() - 1; i >= 0; i--) {
+          try {
+            scopes.get(i).returned(result);
+          } catch (Throwable e) { // deliberately every Throwable: see the class comment
+            LOG.warn("effect listener scope {} failed as execution {} ended: {}", scopes.get(i).getClass().getName(),
+                executionId, e.getClass().getName());
+          }
+        }
+      }
+
+      @Override
+      public void threw(RuntimeException thrown) {
+        for (int i = scopes.size() - 1; i >= 0; i--) {
+          try {
+            scopes.get(i).threw(thrown);
+          } catch (Throwable e) { // deliberately every Throwable: see the class comment
+            LOG.warn("effect listener scope {} failed as execution {} ended: {}", scopes.get(i).getClass().getName(),
+                executionId, e.getClass().getName());
+          }
+        }
+      }
+    };
   }
 }

@@ -1,0 +1,63 @@
+package io.zeocore.autoconfigure.observation;
+
+import io.micrometer.common.KeyValues;
+import io.zeocore.connections.admission.PreflightCode;
+import io.zeocore.connections.effect.EffectExecutionResult;
+import io.zeocore.connections.effect.EffectPreflightException;
+import java.util.Locale;
+
+/**
+ * The default convention of effect execution observations, named {@value #NAME}, one per
+ * {@code EffectOrchestrator.execute} call; its committed transitions ({@code zeocore.effect.transition}) are its
+ * children. Low-cardinality keys: {@code operation} (the operation id), {@code state} (the state the call returned,
+ * lower case — {@code succeeded}, {@code ambiguous}, {@code refused}, … — or {@code error} when it threw),
+ * {@code refusal.reason} (the refusal reason, lower case, {@code none} unless refused) and {@code error} (the thrown
+ * exception's simple class name and, for a preflight rejection, its code, e.g.
+ * {@code EffectPreflightException:operation_not_exposed}; {@code none} when the call returned). High-cardinality key:
+ * {@code effect.execution.id}. Ids and codes only: never a body, secret, message or provider text.
+ */
+public class DefaultEffectObservationConvention implements EffectObservationConvention {
+
+  /** The observation's name. */
+  public static final String NAME = "zeocore.effect";
+
+  @Override
+  public String getName() {
+    return NAME;
+  }
+
+  @Override
+  public String getContextualName(EffectObservationContext context) {
+    return "zeocore effect " + context.getOperationId().value();
+  }
+
+  @Override
+  public KeyValues getLowCardinalityKeyValues(EffectObservationContext context) {
+    EffectExecutionResult result = context.getResult();
+    String state = result != null ? lower(result.state().name()) : context.getThrown() != null ? "error" : "unknown";
+    String reason = result != null && result.refusalReason() != null ? lower(result.refusalReason().name()) : "none";
+    return KeyValues.of("operation", context.getOperationId().value(), "state", state, "refusal.reason", reason,
+        "error", error(context.getThrown()));
+  }
+
+  @Override
+  public KeyValues getHighCardinalityKeyValues(EffectObservationContext context) {
+    return KeyValues.of("effect.execution.id", context.getExecutionId().value());
+  }
+
+  private static String error(RuntimeException thrown) {
+    if (thrown == null) {
+      return "none";
+    }
+    String type = thrown.getClass().getSimpleName();
+    if (thrown instanceof EffectPreflightException preflight && preflight.code() != null) {
+      PreflightCode code = preflight.code();
+      return type + ":" + lower(code.name());
+    }
+    return type;
+  }
+
+  private static String lower(String name) {
+    return name.toLowerCase(Locale.ROOT);
+  }
+}
