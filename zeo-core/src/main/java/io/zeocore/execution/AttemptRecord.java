@@ -1,5 +1,6 @@
 package io.zeocore.execution;
 
+import io.zeocore.JsonMilliseconds;
 import java.time.Duration;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
@@ -25,14 +26,14 @@ public record AttemptRecord(
     int attemptNumber,
     String targetId,
     ExecutionMode executionMode,
-    Duration startedAfter,
-    Duration endedAfter,
-    Duration timeout,
+    @JsonMilliseconds Duration startedAfter,
+    @JsonMilliseconds Duration endedAfter,
+    @JsonMilliseconds Duration timeout,
     boolean dispatchStarted,
     AttemptOutcome outcome,
     @Nullable FailureKind failureKind,
     @Nullable String machineCode,
-    Duration backoffBeforeNext) {
+    @JsonMilliseconds Duration backoffBeforeNext) {
 
   public AttemptRecord {
     if (attemptNumber < 1) {

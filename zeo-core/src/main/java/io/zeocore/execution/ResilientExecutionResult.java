@@ -1,5 +1,6 @@
 package io.zeocore.execution;
 
+import io.zeocore.JsonMilliseconds;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -33,7 +34,7 @@ public record ResilientExecutionResult<T>(
     ExecutionMode executionMode,
     @Nullable FailureKind failureKind,
     String machineCode,
-    Duration totalElapsed,
+    @JsonMilliseconds Duration totalElapsed,
     String refusedTargetId) {
 
   /** A result that is not about one refused target (the original eight fields). */

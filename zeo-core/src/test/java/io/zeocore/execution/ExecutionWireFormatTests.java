@@ -1,12 +1,19 @@
 package io.zeocore.execution;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.Test;
+import tools.jackson.core.JacksonException;
+import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.json.JsonMapper;
 
-/** Jackson writes and reads the execution enums as the lowercase wire values DESIGN names, as YAML does. */
+/**
+ * Jackson writes and reads the execution enums as the lowercase wire values DESIGN names, as YAML does, and every
+ * duration as milliseconds.
+ */
 class ExecutionWireFormatTests {
 
   private final JsonMapper json = JsonMapper.builder().build();
@@ -40,5 +47,33 @@ class ExecutionWireFormatTests {
     assertThat(written).contains("\"failureKind\":\"rate_limit\"", "\"outcome\":\"failed\"",
         "\"executionMode\":\"live\"").doesNotContain("\"RATE_LIMIT\"", "\"FAILED\"", "\"LIVE\"");
     assertThat(json.readValue(written, AttemptRecord.class)).isEqualTo(record);
+  }
+
+  @Test
+  void durationsAreWrittenAsMillisecondsExactToTheNanosecondAndReadBack() {
+    AttemptRecord record = new AttemptRecord(1, "ollama-local", ExecutionMode.LIVE, Duration.ofNanos(32_919),
+        Duration.ofMillis(205).plusNanos(1), Duration.ofSeconds(90), false, AttemptOutcome.SUCCEEDED, null, null,
+        Duration.ZERO);
+    ResilientExecutionResult<String> result = new ResilientExecutionResult<>(ExecutionOutcome.SUCCEEDED, "ok",
+        List.of(record), "ollama-local", ExecutionMode.LIVE, null, null, Duration.ofDays(3).plusNanos(7));
+
+    String writtenRecord = json.writeValueAsString(record);
+    String writtenResult = json.writeValueAsString(result);
+
+    assertThat(writtenRecord).contains("\"startedAfter\":0.032919", "\"endedAfter\":205.000001",
+        "\"timeout\":90000,", "\"backoffBeforeNext\":0}").doesNotContain("PT", "E+", "E-");
+    assertThat(writtenResult).contains("\"totalElapsed\":259200000.000007");
+    assertThat(json.readValue(writtenRecord, AttemptRecord.class)).isEqualTo(record);
+    assertThat(json.readValue(writtenResult, new TypeReference<ResilientExecutionResult<String>>() {}))
+        .isEqualTo(result);
+  }
+
+  @Test
+  void aDurationThatIsNotANumberOfMillisecondsIsRefused() {
+    String iso = "{\"attemptNumber\":1,\"targetId\":\"a\",\"executionMode\":\"live\",\"startedAfter\":\"PT1S\","
+        + "\"endedAfter\":1,\"timeout\":1,\"dispatchStarted\":false,\"outcome\":\"succeeded\","
+        + "\"backoffBeforeNext\":0}";
+
+    assertThatThrownBy(() -> json.readValue(iso, AttemptRecord.class)).isInstanceOf(JacksonException.class);
   }
 }

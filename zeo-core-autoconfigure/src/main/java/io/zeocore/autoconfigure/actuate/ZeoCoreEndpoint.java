@@ -1,11 +1,14 @@
 package io.zeocore.autoconfigure.actuate;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import io.zeocore.JsonMilliseconds;
 import io.zeocore.autoconfigure.execution.ExecutionPolicies;
 import io.zeocore.connections.store.StoreIntrospection;
 import io.zeocore.connections.contract.EffectState;
 import io.zeocore.execution.ExecutionPolicy;
 import io.zeocore.execution.FailureKind;
+import io.zeocore.internal.MillisecondsJson;
+import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -18,8 +21,8 @@ import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 /**
  * The {@code zeocore} actuator endpoint: the configured execution policies and their plans and, when ZeoCore's store
  * exists, how many effects are in each state. It shows configuration and counts only (names, targets, timings,
- * codes), never secrets or request data. Durations are ISO-8601 ({@code PT1M30S}), enum values are ZeoCore's wire
- * values ({@code read_only}, {@code rate_limit}).
+ * codes), never secrets or request data. Durations are milliseconds ({@code 90000}; see
+ * {@link io.zeocore.JsonMilliseconds}), enum values are ZeoCore's wire values ({@code read_only}, {@code rate_limit}).
  */
 @Endpoint(id = "zeocore")
 public class ZeoCoreEndpoint {
@@ -64,25 +67,25 @@ public class ZeoCoreEndpoint {
   /** One policy and its plan; see {@link ExecutionPolicy} for each field's meaning. */
   public record PolicyDescriptor(
       String operationMode,
-      String totalTimeout,
-      String attemptTimeout,
+      @JsonMilliseconds Duration totalTimeout,
+      @JsonMilliseconds Duration attemptTimeout,
       List<String> attemptTargets,
-      List<String> backoff,
+      List<BigDecimal> backoff,
       double jitterFraction,
       List<String> retryableFailures,
       boolean allowSimulated,
-      String cancellationPoll,
+      @JsonMilliseconds Duration cancellationPoll,
       String deadline,
       Map<String, String> failureKinds) {
 
     static PolicyDescriptor of(ExecutionPolicy policy) {
       Map<String, String> failureKinds = new LinkedHashMap<>();
       policy.failureKinds().forEach((type, kind) -> failureKinds.put(type.getName(), kind.wireValue()));
-      return new PolicyDescriptor(policy.operationMode().wireValue(), policy.totalTimeout().toString(),
-          policy.attemptTimeout().toString(), policy.attemptTargets(),
-          policy.backoff().stream().map(Duration::toString).toList(), policy.jitterFraction(),
+      return new PolicyDescriptor(policy.operationMode().wireValue(), policy.totalTimeout(),
+          policy.attemptTimeout(), policy.attemptTargets(),
+          policy.backoff().stream().map(MillisecondsJson::toMillis).toList(), policy.jitterFraction(),
           policy.retryableFailures().stream().sorted().map(FailureKind::wireValue).toList(), policy.allowSimulated(),
-          policy.cancellationPoll().toString(), policy.deadline().wireValue(), failureKinds);
+          policy.cancellationPoll(), policy.deadline().wireValue(), failureKinds);
     }
   }
 }

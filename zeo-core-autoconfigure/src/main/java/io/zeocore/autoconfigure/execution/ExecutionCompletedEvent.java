@@ -1,5 +1,6 @@
 package io.zeocore.autoconfigure.execution;
 
+import io.zeocore.JsonMilliseconds;
 import io.zeocore.execution.AttemptRecord;
 import io.zeocore.execution.ExecutionMode;
 import io.zeocore.execution.ExecutionOutcome;
@@ -33,7 +34,7 @@ public record ExecutionCompletedEvent(
     ExecutionMode executionMode,
     FailureKind failureKind,
     String machineCode,
-    Duration totalElapsed,
+    @JsonMilliseconds Duration totalElapsed,
     List<AttemptRecord> attempts) {
 
   public ExecutionCompletedEvent {

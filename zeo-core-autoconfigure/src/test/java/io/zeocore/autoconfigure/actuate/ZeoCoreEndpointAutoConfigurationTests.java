@@ -10,7 +10,9 @@ import io.zeocore.autoconfigure.execution.ZeoCoreExecutionAutoConfiguration;
 import io.zeocore.connections.effect.EffectOrchestrator;
 import io.zeocore.connections.contract.EffectState;
 import io.zeocore.connections.store.JdbcConnectionStore;
+import java.math.BigDecimal;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -40,11 +42,14 @@ class ZeoCoreEndpointAutoConfigurationTests {
         .run(context -> {
           ZeoCoreDescriptor descriptor = context.getBean(ZeoCoreEndpoint.class).zeocore();
           assertThat(descriptor.policies()).containsOnlyKeys("summarize", "lookup");
-          assertThat(descriptor.policies().get("summarize")).isEqualTo(new PolicyDescriptor("advisory", "PT2M",
-              "PT1M30S", List.of("ollama-local", "openai-api"), List.of("PT0.5S"), 0.0,
-              List.of("timeout", "rate_limit"), false, "PT0.1S", "cooperative", Map.of()));
+          assertThat(descriptor.policies().get("summarize")).isEqualTo(new PolicyDescriptor("advisory",
+              Duration.ofMinutes(2), Duration.ofSeconds(90), List.of("ollama-local", "openai-api"),
+              List.of(new BigDecimal("500")), 0.0, List.of("timeout", "rate_limit"), false, Duration.ofMillis(100),
+              "cooperative", Map.of()));
           String json = JsonMapper.builder().build().writeValueAsString(descriptor);
-          assertThat(json).contains("\"lookup\":{\"operationMode\":\"read_only\"", "\"attemptTargets\":[\"db\"]");
+          assertThat(json).contains("\"lookup\":{\"operationMode\":\"read_only\"", "\"attemptTargets\":[\"db\"]",
+              "\"totalTimeout\":120000,\"attemptTimeout\":90000", "\"backoff\":[500]", "\"cancellationPoll\":100")
+              .doesNotContain("PT");
         });
   }
 
