@@ -190,6 +190,17 @@ class SampleApplicationEndToEndTests {
     HttpResponse<String> attempts = get("/actuator/metrics/zeocore.execution.attempts");
     assertThat(attempts.statusCode()).isEqualTo(200);
     assertThat(attempts.body()).contains("text-stats");
+
+    JsonNode policy = JSON.readTree(get("/actuator/zeocore/summarize").body());
+    assertThat(policy.path("policy").path("attemptTargets").toString()).contains("ollama-local");
+    assertThat(policy.path("recentRuns").size()).isPositive();
+    assertThat(policy.path("recentRuns").get(0).path("kind").asString()).isEqualTo("run");
+    assertThat(policy.path("recentRuns").get(0).path("totalElapsed").isNumber()).isTrue();
+    JsonNode events = JSON.readTree(get("/actuator/zeocore/events").body());
+    assertThat(events.path("capacity").asInt()).isPositive();
+    assertThat(events.path("events").toString()).contains("\"policy\":\"summarize\"")
+        .doesNotContain("warm up the metrics");
+    assertThat(get("/actuator/zeocore/no-such-policy").statusCode()).isEqualTo(404);
   }
 
   @Test

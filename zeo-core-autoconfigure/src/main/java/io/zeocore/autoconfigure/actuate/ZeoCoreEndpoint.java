@@ -14,9 +14,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.actuate.endpoint.OperationResponseBody;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
+import org.springframework.boot.actuate.endpoint.annotation.Selector;
 
 /**
  * The {@code zeocore} actuator endpoint: the configured execution policies and their plans and, when ZeoCore's store
@@ -27,16 +29,31 @@ import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 @Endpoint(id = "zeocore")
 public class ZeoCoreEndpoint {
 
+  /** The selector that shows the recent events instead of a policy. */
+  public static final String EVENTS = "events";
+
   private final ExecutionPolicies policies;
-  private final StoreIntrospection store;
+  private final @Nullable StoreIntrospection store;
+  private final @Nullable RecentEvents recent;
 
   /**
    * @param policies the policies to show
    * @param store the store whose effects are counted, or {@code null} when there is none
    */
-  public ZeoCoreEndpoint(ExecutionPolicies policies, StoreIntrospection store) {
+  public ZeoCoreEndpoint(ExecutionPolicies policies, @Nullable StoreIntrospection store) {
+    this(policies, store, null);
+  }
+
+  /**
+   * @param policies the policies to show
+   * @param store the store whose effects are counted, or {@code null} when there is none
+   * @param recent the recent runs and effect transitions, or {@code null} when none are kept
+   */
+  public ZeoCoreEndpoint(ExecutionPolicies policies, @Nullable StoreIntrospection store,
+      @Nullable RecentEvents recent) {
     this.policies = Objects.requireNonNull(policies, "policies");
     this.store = store;
+    this.recent = recent;
   }
 
   @ReadOperation
@@ -52,6 +69,42 @@ public class ZeoCoreEndpoint {
     }
     return new ZeoCoreDescriptor(described, effects);
   }
+
+  /**
+   * {@code /actuator/zeocore/events}: the recent runs and effect transitions, oldest first (see {@link RecentEvents});
+   * {@code /actuator/zeocore/{policy}}: that policy's plan and its recent runs; an unknown policy is a 404. The name
+   * {@value #EVENTS} always means the events, so a policy called {@code events} is shown only in the full view.
+   */
+  @ReadOperation
+  public @Nullable OperationResponseBody select(@Selector String name) {
+    if (EVENTS.equals(name)) {
+      return new EventsDescriptor(recent != null ? recent.capacity() : 0,
+          recent != null ? recent.all() : List.of());
+    }
+    ExecutionPolicy policy = policies.asMap().get(name);
+    if (policy == null) {
+      return null;
+    }
+    return new PolicyView(name, PolicyDescriptor.of(policy), recent != null ? recent.runsOf(name) : List.of());
+  }
+
+  /**
+   * The recent events.
+   *
+   * @param capacity how many entries the ring keeps ({@code zeocore.actuator.recent-events}; 0 when none are kept)
+   * @param events the entries held, oldest first
+   */
+  public record EventsDescriptor(int capacity, List<RecentEvents.Entry> events) implements OperationResponseBody {}
+
+  /**
+   * One policy.
+   *
+   * @param name the policy's name
+   * @param policy its resolved plan
+   * @param recentRuns its runs among the recent events, oldest first
+   */
+  public record PolicyView(String name, PolicyDescriptor policy, List<RecentEvents.Entry> recentRuns)
+      implements OperationResponseBody {}
 
   /**
    * What the endpoint shows.

@@ -11,23 +11,42 @@ import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.context.annotation.Bean;
 
 /**
  * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration Auto-configuration} of the {@code zeocore}
  * actuator endpoint. Active when the actuator is on the classpath and the endpoint is available (enabled and exposed,
- * e.g. {@code management.endpoints.web.exposure.include=zeocore}).
+ * e.g. {@code management.endpoints.web.exposure.include=zeocore}), with the {@link RecentEvents} ring behind
+ * {@code /actuator/zeocore/events} and {@code /actuator/zeocore/{policy}}.
  */
 @AutoConfiguration(after = {EndpointAutoConfiguration.class, ZeoCoreExecutionAutoConfiguration.class,
     ZeoCoreConnectionsAutoConfiguration.class})
 @ConditionalOnClass({Endpoint.class, EndpointAutoConfiguration.class})
 @ConditionalOnAvailableEndpoint(ZeoCoreEndpoint.class)
+@EnableConfigurationProperties(ZeoCoreActuatorProperties.class)
 public final class ZeoCoreEndpointAutoConfiguration {
+
+  /** The largest ring ({@code zeocore.actuator.recent-events}). */
+  static final int MAX_RECENT_EVENTS = 100_000;
+
+  @Bean
+  @ConditionalOnMissingBean
+  RecentEvents zeoCoreRecentEvents(ZeoCoreActuatorProperties properties) {
+    int size = properties.getRecentEvents();
+    if (size < 1 || size > MAX_RECENT_EVENTS) {
+      throw new InvalidConfigurationPropertyValueException("zeocore.actuator.recent-events", size,
+          "must be between 1 and " + MAX_RECENT_EVENTS);
+    }
+    return new RecentEvents(size);
+  }
 
   @Bean
   @ConditionalOnMissingBean
   ZeoCoreEndpoint zeoCoreEndpoint(ObjectProvider<ExecutionPolicies> policies,
-      ObjectProvider<StoreIntrospection> store) {
-    return new ZeoCoreEndpoint(policies.getIfAvailable(ExecutionPolicies::empty), store.getIfAvailable());
+      ObjectProvider<StoreIntrospection> store, ObjectProvider<RecentEvents> recent) {
+    return new ZeoCoreEndpoint(policies.getIfAvailable(ExecutionPolicies::empty), store.getIfAvailable(),
+        recent.getIfAvailable());
   }
 }

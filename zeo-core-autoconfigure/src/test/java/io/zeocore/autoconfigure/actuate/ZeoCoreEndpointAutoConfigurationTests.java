@@ -2,14 +2,20 @@ package io.zeocore.autoconfigure.actuate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.zeocore.autoconfigure.actuate.ZeoCoreEndpoint.EventsDescriptor;
 import io.zeocore.autoconfigure.actuate.ZeoCoreEndpoint.PolicyDescriptor;
+import io.zeocore.autoconfigure.actuate.ZeoCoreEndpoint.PolicyView;
 import io.zeocore.autoconfigure.actuate.ZeoCoreEndpoint.ZeoCoreDescriptor;
 import io.zeocore.autoconfigure.connections.EffectFixtures;
 import io.zeocore.autoconfigure.connections.ZeoCoreConnectionsAutoConfiguration;
 import io.zeocore.autoconfigure.execution.ZeoCoreExecutionAutoConfiguration;
+import io.zeocore.autoconfigure.execution.ZeoCoreExecutions;
 import io.zeocore.connections.effect.EffectOrchestrator;
 import io.zeocore.connections.contract.EffectState;
 import io.zeocore.connections.store.JdbcConnectionStore;
+import io.zeocore.execution.AttemptError;
+import io.zeocore.execution.FailureKind;
+import io.zeocore.execution.SyncExecutionTarget;
 import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -19,6 +25,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import tools.jackson.databind.json.JsonMapper;
@@ -89,5 +96,60 @@ class ZeoCoreEndpointAutoConfigurationTests {
           assertThat(descriptor.effects()).isNull();
           assertThat(JsonMapper.builder().build().writeValueAsString(descriptor)).isEqualTo("{\"policies\":{}}");
         });
+  }
+
+  @Test
+  void recentRunsAndEffectTransitionsAreShownBoundedByTheConfiguredSizeWithCodesOnly(@TempDir Path temp)
+      throws Exception {
+    String canary = "canary-recent-5c2e";
+    contextRunner.withConfiguration(AutoConfigurations.of(ZeoCoreConnectionsAutoConfiguration.class))
+        .withPropertyValues("management.endpoints.web.exposure.include=zeocore", "zeocore.actuator.recent-events=3",
+            "zeocore.execution.policies.summarize.attempt-targets=ollama-local,openai-api",
+            "zeocore.execution.policies.summarize.total-timeout=5s",
+            "zeocore.execution.policies.summarize.attempt-timeout=1s",
+            "zeocore.connections.store.path=" + temp.resolve("zeocore.db"),
+            "zeocore.connections.recovery.enabled=false")
+        .withPropertyValues(EffectFixtures.authorizationProperties(EffectFixtures.writePublicKey(temp)))
+        .run(context -> {
+          ZeoCoreEndpoint endpoint = context.getBean(ZeoCoreEndpoint.class);
+          ZeoCoreExecutions executions = context.getBean(ZeoCoreExecutions.class);
+          for (int i = 0; i < 2; i++) {
+            executions.run("summarize", Map.of(
+                "ollama-local", SyncExecutionTarget.of("ollama-local", String.class, attempt -> {
+                  throw new AttemptError(FailureKind.RATE_LIMIT, true, null, new IllegalStateException(canary));
+                }),
+                "openai-api", SyncExecutionTarget.of("openai-api", String.class, attempt -> canary)));
+          }
+
+          PolicyView summarize = (PolicyView) endpoint.select("summarize");
+          assertThat(summarize.recentRuns()).hasSize(2).allSatisfy(run -> {
+            assertThat(run.outcome()).isEqualTo("succeeded");
+            assertThat(run.targets()).containsExactly("ollama-local:rate_limit", "openai-api:succeeded");
+          });
+          assertThat(endpoint.select("no-such-policy")).isNull();
+
+          EffectFixtures.saveConnection(context.getBean(JdbcConnectionStore.class));
+          EffectFixtures.refund(context.getBean(EffectOrchestrator.class), "exec-1");
+
+          EventsDescriptor events = (EventsDescriptor) endpoint.select(ZeoCoreEndpoint.EVENTS);
+          assertThat(events.capacity()).isEqualTo(3);
+          assertThat(events.events()).extracting(RecentEvents.Entry::state)
+              .containsExactly("PREPARED", "DISPATCH_STARTED", "SUCCEEDED");
+          assertThat(((PolicyView) endpoint.select("summarize")).recentRuns()).isEmpty();
+          String json = JsonMapper.builder().build().writeValueAsString(events);
+          assertThat(json).contains("\"kind\":\"effect_transition\"", "\"operation\":\"create_refund\"")
+              .doesNotContain(canary, EffectFixtures.CANARY);
+        });
+  }
+
+  @Test
+  void aRecentEventsSizeOutOfRangeStopsStartUpNamingTheProperty() {
+    contextRunner.withPropertyValues("management.endpoints.web.exposure.include=zeocore",
+        "zeocore.actuator.recent-events=0")
+        .run(context -> assertThat(context.getStartupFailure()).rootCause()
+            .isInstanceOfSatisfying(InvalidConfigurationPropertyValueException.class, invalid -> {
+              assertThat(invalid.getName()).isEqualTo("zeocore.actuator.recent-events");
+              assertThat(invalid.getReason()).contains("between 1 and 100000");
+            }));
   }
 }
