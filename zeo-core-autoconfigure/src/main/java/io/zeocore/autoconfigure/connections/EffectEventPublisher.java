@@ -1,6 +1,7 @@
 package io.zeocore.autoconfigure.connections;
 
 import io.zeocore.connections.effect.EffectListener;
+import io.zeocore.connections.effect.EffectRecovery;
 import io.zeocore.connections.contract.EffectExecution;
 import io.zeocore.connections.contract.EffectReceipt;
 import io.zeocore.connections.contract.EffectState;
@@ -9,7 +10,8 @@ import org.springframework.context.ApplicationEventPublisher;
 
 /**
  * The {@link EffectListener} that republishes every committed transition and receipt as an
- * {@link EffectTransitionEvent} / {@link ReceiptRecordedEvent}. The auto-configured orchestrator and recovery are
+ * {@link EffectTransitionEvent} / {@link ReceiptRecordedEvent}, and every recovery sweep as a
+ * {@link RecoverySweptEvent}. The auto-configured orchestrator and recovery are
  * built with every {@link EffectListener} bean, this one included.
  */
 public final class EffectEventPublisher implements EffectListener {
@@ -28,5 +30,10 @@ public final class EffectEventPublisher implements EffectListener {
   @Override
   public void receiptRecorded(EffectReceipt receipt) {
     events.publishEvent(new ReceiptRecordedEvent(receipt));
+  }
+
+  @Override
+  public void sweepFinished(EffectRecovery.Sweep sweep) {
+    events.publishEvent(new RecoverySweptEvent(sweep));
   }
 }

@@ -4,12 +4,17 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.zeocore.autoconfigure.connections.EffectTransitionEvent;
+import io.zeocore.autoconfigure.connections.RecoverySweptEvent;
+import io.zeocore.connections.effect.EffectRecovery;
 import io.zeocore.connections.store.ConnectionStoreException;
 import io.zeocore.connections.contract.EffectExecution;
 import io.zeocore.connections.contract.EffectState;
 import io.zeocore.connections.store.StoreIntrospection;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 import org.springframework.context.event.EventListener;
 
 /**
@@ -18,8 +23,17 @@ import org.springframework.context.event.EventListener;
  *   <li>{@code zeocore.effects} (counter of committed transitions), tags {@code operation} (the operation id) and
  *       {@code state} (the state reached, lower case, e.g. {@code dispatch_started});</li>
  *   <li>{@code zeocore.effects.ambiguous} (gauge): effects currently {@code AMBIGUOUS} in the store, across
- *       organizations, read from the database when the gauge is sampled ({@code NaN} when it cannot be read).</li>
+ *       organizations — the backlog recovery works on;</li>
+ *   <li>{@code zeocore.effects.state} (gauge), tag {@code state} (lower case, one gauge per state): effects in each
+ *       state in the store, across organizations;</li>
+ *   <li>{@code zeocore.recovery.sweeps} (counter): recovery sweeps run;</li>
+ *   <li>{@code zeocore.recovery.effects} (counter), tag {@code outcome}: what sweeps did with the executions they
+ *       examined — {@code marked_ambiguous} (an orphaned dispatch presumed lost), {@code succeeded},
+ *       {@code failed_safe}, {@code still_ambiguous} (reconciled without an answer), {@code not_due} (waiting for its
+ *       backoff), {@code leased_elsewhere} (another sweeper had it), {@code failed} (an error, logged).</li>
  * </ul>
+ * The gauges read one {@code GROUP BY state} query, at most once a second however many gauges are sampled
+ * ({@code NaN} when the store cannot be read).
  */
 public final class ZeoCoreEffectMetrics {
 
@@ -27,15 +41,67 @@ public final class ZeoCoreEffectMetrics {
   public static final String EFFECTS = "zeocore.effects";
   /** Name of the ambiguous-effects gauge. */
   public static final String AMBIGUOUS = "zeocore.effects.ambiguous";
+  /** Name of the per-state gauges. */
+  public static final String STATES = "zeocore.effects.state";
+  /** Name of the sweep counter. */
+  public static final String SWEEPS = "zeocore.recovery.sweeps";
+  /** Name of the counter of what sweeps did. */
+  public static final String RECOVERED = "zeocore.recovery.effects";
+
+  private static final long COUNTS_MAX_AGE_NANOS = TimeUnit.SECONDS.toNanos(1);
 
   private final MeterRegistry registry;
+  private final StoreIntrospection store;
+  private @Nullable Map<EffectState, Long> counts;
+  private long countsReadAt;
 
   public ZeoCoreEffectMetrics(MeterRegistry registry, StoreIntrospection store) {
     this.registry = Objects.requireNonNull(registry, "registry");
-    Gauge.builder(AMBIGUOUS, store, ZeoCoreEffectMetrics::ambiguous)
+    this.store = Objects.requireNonNull(store, "store");
+    Gauge.builder(AMBIGUOUS, this, metrics -> metrics.count(EffectState.AMBIGUOUS))
         .description("Effects whose outcome is unknown and awaits reconciliation")
         .strongReference(true)
         .register(registry);
+    for (EffectState state : EffectState.values()) {
+      Gauge.builder(STATES, this, metrics -> metrics.count(state))
+          .description("Effects in each state in the store")
+          .tag("state", state.name().toLowerCase(Locale.ROOT))
+          .strongReference(true)
+          .register(registry);
+    }
+  }
+
+  /** Counts one recovery sweep and what it did. */
+  @EventListener
+  public void sweepFinished(RecoverySweptEvent event) {
+    EffectRecovery.Sweep sweep = event.sweep();
+    Counter.builder(SWEEPS).description("Recovery sweeps run").register(registry).increment();
+    recovered("marked_ambiguous", sweep.markedAmbiguous());
+    recovered("succeeded", sweep.succeeded());
+    recovered("failed_safe", sweep.failedSafe());
+    recovered("still_ambiguous", sweep.stillAmbiguous());
+    recovered("not_due", sweep.notDue());
+    recovered("leased_elsewhere", sweep.leasedElsewhere());
+    recovered("failed", sweep.failures());
+  }
+
+  private void recovered(String outcome, int count) {
+    Counter.builder(RECOVERED).description("Executions examined by recovery sweeps, by what became of them")
+        .tag("outcome", outcome).register(registry).increment(count);
+  }
+
+  private synchronized double count(EffectState state) {
+    long now = System.nanoTime();
+    if (counts == null || now - countsReadAt > COUNTS_MAX_AGE_NANOS) {
+      try {
+        counts = store.executionCountsByState();
+      } catch (ConnectionStoreException unreadable) {
+        counts = null;
+        return Double.NaN;
+      }
+      countsReadAt = now;
+    }
+    return counts.getOrDefault(state, 0L);
   }
 
   /** Counts one committed transition. */
@@ -48,13 +114,5 @@ public final class ZeoCoreEffectMetrics {
         .tag("state", execution.state().name().toLowerCase(Locale.ROOT))
         .register(registry)
         .increment();
-  }
-
-  private static double ambiguous(StoreIntrospection store) {
-    try {
-      return store.executionCountsByState().getOrDefault(EffectState.AMBIGUOUS, 0L);
-    } catch (ConnectionStoreException unreadable) {
-      return Double.NaN;
-    }
   }
 }

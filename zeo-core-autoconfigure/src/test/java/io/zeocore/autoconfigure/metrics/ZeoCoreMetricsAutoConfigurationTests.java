@@ -4,11 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.distribution.HistogramSnapshot;
+import io.micrometer.core.instrument.distribution.ValueAtPercentile;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.zeocore.autoconfigure.connections.EffectFixtures;
 import io.zeocore.autoconfigure.connections.ZeoCoreConnectionsAutoConfiguration;
 import io.zeocore.autoconfigure.execution.ZeoCoreExecutionAutoConfiguration;
+import io.zeocore.connections.contract.EffectState;
 import io.zeocore.connections.effect.EffectOrchestrator;
+import io.zeocore.connections.effect.EffectReconciler;
+import io.zeocore.connections.effect.EffectRecovery;
 import io.zeocore.connections.store.JdbcConnectionStore;
 import io.zeocore.autoconfigure.execution.ZeoCoreExecutions;
 import io.zeocore.execution.AttemptError;
@@ -81,6 +86,60 @@ class ZeoCoreMetricsAutoConfigurationTests {
           assertThat(registry.get(ZeoCoreEffectMetrics.EFFECTS).tags("operation", "create_refund",
               "state", "succeeded").counter().count()).isEqualTo(1.0);
           assertThat(registry.get(ZeoCoreEffectMetrics.AMBIGUOUS).gauge().value()).isEqualTo(1.0);
+        });
+  }
+
+  @Test
+  void gaugesEffectsByStateAndCountsRecoverySweepsByWhatBecameOfEachExecution(@TempDir Path temp)
+      throws Exception {
+    contextRunner.withConfiguration(AutoConfigurations.of(ZeoCoreConnectionsAutoConfiguration.class))
+        .withBean(EffectFixtures.STRATEGY, EffectReconciler.class, EffectFixtures::confirming)
+        .withPropertyValues("zeocore.connections.store.path=" + temp.resolve("zeocore.db"),
+            "zeocore.connections.recovery.enabled=false", "zeocore.connections.recovery.initial-backoff=1ms")
+        .withPropertyValues(EffectFixtures.authorizationProperties(EffectFixtures.writePublicKey(temp)))
+        .run(context -> {
+          EffectFixtures.saveConnection(context.getBean(JdbcConnectionStore.class));
+          EffectOrchestrator orchestrator = context.getBean(EffectOrchestrator.class);
+          EffectFixtures.refund(orchestrator, "exec-1");
+          EffectFixtures.ambiguousRefund(orchestrator, "exec-2");
+          EffectFixtures.ambiguousRefund(orchestrator, "exec-3");
+          MeterRegistry registry = context.getBean(MeterRegistry.class);
+          assertThat(registry.get(ZeoCoreEffectMetrics.STATES).tag("state", "ambiguous").gauge().value())
+              .isEqualTo(2.0);
+          assertThat(registry.get(ZeoCoreEffectMetrics.STATES).tag("state", "succeeded").gauge().value())
+              .isEqualTo(1.0);
+          assertThat(registry.get(ZeoCoreEffectMetrics.STATES).gauges()).hasSize(EffectState.values().length);
+          Thread.sleep(5);
+
+          context.getBean(EffectRecovery.class).recoverOnce();
+
+          assertThat(registry.get(ZeoCoreEffectMetrics.SWEEPS).counter().count()).isEqualTo(1.0);
+          assertThat(registry.get(ZeoCoreEffectMetrics.RECOVERED).tag("outcome", "succeeded").counter().count())
+              .isEqualTo(2.0);
+          assertThat(registry.get(ZeoCoreEffectMetrics.RECOVERED).tag("outcome", "failed").counter().count())
+              .isZero();
+          Thread.sleep(1_100); // the gauges read the store at most once a second
+          assertThat(registry.get(ZeoCoreEffectMetrics.STATES).tag("state", "succeeded").gauge().value())
+              .isEqualTo(3.0);
+          assertThat(registry.get(ZeoCoreEffectMetrics.AMBIGUOUS).gauge().value()).isZero();
+        });
+  }
+
+  @Test
+  void springBootsDistributionPropertiesConfigureTheRunTimersPercentilesAndBuckets() {
+    contextRunner.withPropertyValues(
+        "management.metrics.distribution.percentiles[zeocore.execution.duration]=0.5,0.99",
+        "management.metrics.distribution.slo[zeocore.execution.duration]=100ms,1s")
+        .run(context -> {
+          SyncExecutionTarget<String> primary = SyncExecutionTarget.of("primary", String.class, attempt -> "found");
+          context.getBean(ZeoCoreExecutions.class).run("lookup", List.of(primary));
+
+          Timer duration = context.getBean(MeterRegistry.class).get(ZeoCoreExecutionMetrics.DURATION).timer();
+          HistogramSnapshot snapshot = duration.takeSnapshot();
+          assertThat(snapshot.percentileValues()).as(snapshot.toString()).extracting(ValueAtPercentile::percentile)
+              .containsExactly(0.5, 0.99);
+          assertThat(snapshot.histogramCounts()).as(snapshot.toString()).hasSize(2)
+              .allSatisfy(bucket -> assertThat(bucket.count()).isEqualTo(1.0));
         });
   }
 

@@ -28,6 +28,9 @@ public interface EffectListener {
   /** A receipt was persisted. */
   default void receiptRecorded(EffectReceipt receipt) {}
 
+  /** An {@link EffectRecovery} sweep ended (after its transitions were reported), with its counts. */
+  default void sweepFinished(EffectRecovery.Sweep sweep) {}
+
   /**
    * {@link EffectOrchestrator#execute} was called (before any check), on the caller's thread; the returned scope is
    * told how that call ended, on the same thread, right before it returns or throws. Every transition and receipt of

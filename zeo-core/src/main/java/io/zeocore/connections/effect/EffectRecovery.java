@@ -104,6 +104,7 @@ public final class EffectRecovery implements AutoCloseable {
   }
 
   private final EffectRecoveryStore store;
+  private final Listeners listeners;
   private final EffectReconcilers reconcilers;
   private final InstantSource clock;
   private final Timestamps timestamps;
@@ -122,7 +123,8 @@ public final class EffectRecovery implements AutoCloseable {
     this.reconcilers = builder.reconcilers;
     this.clock = builder.clock;
     this.timestamps = new Timestamps(builder.clock);
-    this.outcomes = new EffectOutcomes(store, timestamps, new Listeners(builder.listeners));
+    this.listeners = new Listeners(builder.listeners);
+    this.outcomes = new EffectOutcomes(store, timestamps, listeners);
     this.dispatchStaleAfter = builder.dispatchStaleAfter;
     this.initialBackoff = builder.initialBackoff;
     this.maxBackoff = builder.maxBackoff;
@@ -277,8 +279,10 @@ public final class EffectRecovery implements AutoCloseable {
         }
       }
     }
-    return new Sweep(candidates.size(), marked, succeeded, failedSafe, stillAmbiguous, notDue, failures,
+    Sweep sweep = new Sweep(candidates.size(), marked, succeeded, failedSafe, stillAmbiguous, notDue, failures,
         leasedElsewhere);
+    listeners.sweep(sweep);
+    return sweep;
   }
 
   /**

@@ -56,6 +56,17 @@ final class Listeners {
     }
   }
 
+  void sweep(EffectRecovery.Sweep sweep) {
+    for (EffectListener listener : listeners) {
+      try {
+        listener.sweepFinished(sweep);
+      } catch (Throwable e) { // deliberately every Throwable: see the class comment
+        LOG.warn("effect listener {} failed on a recovery sweep: {}", listener.getClass().getName(),
+            e.getClass().getName());
+      }
+    }
+  }
+
   /** The scopes of every listener for one execute call, as one; a listener that throws is left out of it. */
   EffectListener.ExecuteScope executeStarted(OperationId operationId, ExecutionId executionId) {
     if (listeners.isEmpty()) {
