@@ -12,6 +12,7 @@ import io.zeocore.connections.effect.EffectReconciler;
 import io.zeocore.connections.effect.EffectReconcilers;
 import io.zeocore.connections.effect.EffectRecovery;
 import io.zeocore.connections.store.EffectRecoveryStore;
+import io.zeocore.connections.observation.ObservationListener;
 import io.zeocore.connections.observation.ObservationOrchestrator;
 import io.zeocore.connections.store.ObservationStore;
 import io.zeocore.connections.authorization.Ed25519Keys;
@@ -170,9 +171,12 @@ final class ConnectionsConfigurations {
     @ConditionalOnMissingBean
     @ConditionalOnBean(ObservationStore.class)
     ObservationOrchestrator zeoCoreObservationOrchestrator(ObservationStore store,
-        ExactAuthorizationVerifier verifier, ZeoCoreConnectionsProperties properties) {
-      return ObservationOrchestrator.builder(store, verifier)
-          .maxResultDepth(properties.getObservations().getMaxResultDepth()).build();
+        ExactAuthorizationVerifier verifier, ZeoCoreConnectionsProperties properties,
+        ObjectProvider<ObservationListener> listeners) {
+      ObservationOrchestrator.Builder builder = ObservationOrchestrator.builder(store, verifier)
+          .maxResultDepth(properties.getObservations().getMaxResultDepth());
+      listeners.orderedStream().forEach(builder::listener);
+      return builder.build();
     }
 
     static void check(ZeoCoreConnectionsProperties.Observations observations) {

@@ -13,7 +13,8 @@ import org.springframework.context.annotation.Bean;
 /**
  * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration Auto-configuration} of ZeoCore's Micrometer
  * observations: an {@link ObservingAttemptListener} that the auto-configured {@link ResilientRunner} picks up with its
- * other listeners, and an {@link ObservingEffectListener} that the auto-configured orchestrator and recovery pick up.
+ * other listeners, an {@link ObservingEffectListener} that the auto-configured effect orchestrator and recovery pick
+ * up, and an {@link ObservingReadListener} for the auto-configured observation orchestrator.
  * Active when Micrometer Observation is on the classpath and an {@link ObservationRegistry} bean
  * exists; nothing is observed otherwise. Replace the conventions with {@link ExecutionObservationConvention},
  * {@link AttemptObservationConvention} and {@link EffectObservationConvention} beans; switch observations off with Boot's
@@ -32,6 +33,12 @@ public final class ZeoCoreObservationAutoConfiguration {
       ObjectProvider<ExecutionObservationConvention> runConvention,
       ObjectProvider<AttemptObservationConvention> attemptConvention) {
     return new ObservingAttemptListener(registry, runConvention.getIfUnique(), attemptConvention.getIfUnique());
+  }
+
+  @Bean
+  @ConditionalOnMissingBean
+  ObservingReadListener zeoCoreObservingReadListener(ObservationRegistry registry) {
+    return new ObservingReadListener(registry);
   }
 
   @Bean

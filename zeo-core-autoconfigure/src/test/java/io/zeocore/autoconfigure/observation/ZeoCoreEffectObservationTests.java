@@ -12,12 +12,16 @@ import io.zeocore.autoconfigure.connections.ZeoCoreConnectionsAutoConfiguration;
 import io.zeocore.connections.contract.ConnectionStatus;
 import io.zeocore.connections.contract.EffectState;
 import io.zeocore.connections.contract.ExecutionId;
+import io.zeocore.connections.contract.ObservationId;
 import io.zeocore.connections.effect.EffectDispatchResult;
 import io.zeocore.connections.effect.EffectExecutionResult;
 import io.zeocore.connections.effect.EffectOrchestrator;
 import io.zeocore.connections.effect.EffectPreflightException;
 import io.zeocore.connections.effect.EffectReconciler;
 import io.zeocore.connections.effect.EffectRecovery;
+import io.zeocore.connections.observation.ObservationDispatchResult;
+import io.zeocore.connections.observation.ObservationOrchestrator;
+import io.zeocore.connections.observation.ObservationPreflightException;
 import io.zeocore.connections.store.JdbcConnectionStore;
 import java.nio.file.Path;
 import java.util.List;
@@ -135,6 +139,40 @@ class ZeoCoreEffectObservationTests {
             assertThat(parent.getName()).isEqualTo(DefaultEffectObservationConvention.NAME);
             assertThat(parent.getHighCardinalityKeyValue("effect.execution.id").getValue()).isEqualTo(id);
           });
+          assertThat(registry.getCurrentObservation()).isNull();
+        });
+  }
+
+  @Test
+  void eachAuthorizedReadIsOneReadObservationWithItsRefusalOrError() throws Exception {
+    new ApplicationContextRunner()
+        .withConfiguration(AutoConfigurations.of(ZeoCoreObservationAutoConfiguration.class,
+            ZeoCoreConnectionsAutoConfiguration.class))
+        .withBean(ObservationRegistry.class, () -> registry)
+        .withPropertyValues("zeocore.connections.store.path=" + temp.resolve("store/zeocore.db"),
+            "zeocore.connections.recovery.enabled=false")
+        .withPropertyValues(EffectFixtures.authorizationProperties(EffectFixtures.writePublicKey(temp)))
+        .run(context -> {
+          EffectFixtures.saveConnection(context.getBean(JdbcConnectionStore.class));
+          ObservationOrchestrator reads = context.getBean(ObservationOrchestrator.class);
+
+          reads.observe(EffectFixtures.ORG, EffectFixtures.CONNECTION, EffectFixtures.REVISION,
+              EffectFixtures.CREATE_REFUND, null, new ObservationId("read-refused"), EffectFixtures.BODY,
+              request -> ObservationDispatchResult.inline(1));
+          assertThatThrownBy(() -> reads.observe(EffectFixtures.ORG, EffectFixtures.CONNECTION,
+              EffectFixtures.REVISION, EffectFixtures.CREATE_REFUND, EffectFixtures.authorization("n-read", "k-read"),
+              new ObservationId("read-effectful"), EffectFixtures.BODY, request -> ObservationDispatchResult.inline(1)))
+              .isInstanceOf(ObservationPreflightException.class);
+
+          List<Observation.Context> observed = started.stream()
+              .filter(context1 -> ObservingReadListener.NAME.equals(context1.getName())).toList();
+          assertThat(observed).extracting(read -> read.getHighCardinalityKeyValue("observation.id").getValue())
+              .containsExactly("read-refused", "read-effectful");
+          assertThat(observed.get(0).getLowCardinalityKeyValue("state").getValue()).isEqualTo("refused");
+          assertThat(observed.get(0).getLowCardinalityKeyValue("refusal.reason").getValue()).isEqualTo("absent");
+          assertThat(observed.get(1).getLowCardinalityKeyValue("state").getValue()).isEqualTo("error");
+          assertThat(observed.get(1).getLowCardinalityKeyValue("error").getValue())
+              .isEqualTo("ObservationPreflightException:effectful_operation");
           assertThat(registry.getCurrentObservation()).isNull();
         });
   }

@@ -31,6 +31,7 @@ import io.zeocore.internal.Timestamps;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.InstantSource;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -118,6 +119,7 @@ public final class ObservationOrchestrator {
   private final ExactAuthorizationVerifier verifier;
   private final Timestamps timestamps;
   private final int maxResultDepth;
+  private final List<ObservationListener> listeners;
 
   /** An orchestrator on the system UTC clock. */
   public ObservationOrchestrator(ObservationStore store, ExactAuthorizationVerifier verifier) {
@@ -134,6 +136,7 @@ public final class ObservationOrchestrator {
     this.verifier = builder.verifier;
     this.timestamps = new Timestamps(builder.clock);
     this.maxResultDepth = builder.maxResultDepth;
+    this.listeners = List.copyOf(builder.listeners);
   }
 
   public static Builder builder(ObservationStore store, ExactAuthorizationVerifier verifier) {
@@ -147,6 +150,7 @@ public final class ObservationOrchestrator {
     private final ExactAuthorizationVerifier verifier;
     private InstantSource clock = Clock.systemUTC();
     private int maxResultDepth = DEFAULT_MAX_RESULT_DEPTH;
+    private final List<ObservationListener> listeners = new ArrayList<>();
 
     private Builder(ObservationStore store, ExactAuthorizationVerifier verifier) {
       this.store = Objects.requireNonNull(store, "store");
@@ -171,6 +175,12 @@ public final class ObservationOrchestrator {
         throw new InvalidFieldException("maxResultDepth", "must be between 1 and " + DEFAULT_MAX_RESULT_DEPTH);
       }
       this.maxResultDepth = depth;
+      return this;
+    }
+
+    /** Adds a listener told how each {@code observe} call goes. */
+    public Builder listener(ObservationListener listener) {
+      listeners.add(Objects.requireNonNull(listener, "listener"));
       return this;
     }
 
@@ -208,6 +218,48 @@ public final class ObservationOrchestrator {
     require(observationId, "observation_id");
     require(requestBody, "request_body");
     require(dispatcher, "dispatcher");
+    List<ObservationListener.ObserveScope> scopes = started(operationId, observationId);
+    ObservationExecutionResult result;
+    try {
+      result = observeOnce(organizationId, connectionId, connectorRevision, operationId, authorization,
+          observationId, requestBody, dispatcher);
+    } catch (RuntimeException thrown) {
+      for (int i = scopes.size() - 1; i >= 0; i--) {
+        ObservationListener.ObserveScope scope = scopes.get(i);
+        quietly(() -> scope.threw(thrown));
+      }
+      throw thrown;
+    }
+    for (int i = scopes.size() - 1; i >= 0; i--) {
+      ObservationListener.ObserveScope scope = scopes.get(i);
+      quietly(() -> scope.returned(result));
+    }
+    return result;
+  }
+
+  private List<ObservationListener.ObserveScope> started(OperationId operationId, ObservationId observationId) {
+    if (listeners.isEmpty()) {
+      return List.of();
+    }
+    List<ObservationListener.ObserveScope> scopes = new ArrayList<>(listeners.size());
+    for (ObservationListener listener : listeners) {
+      quietly(() -> scopes.add(listener.observeStarted(operationId, observationId)));
+    }
+    return scopes;
+  }
+
+  /** Runs a listener's callback; whatever it throws is logged by type and dropped. */
+  private static void quietly(Runnable callback) {
+    try {
+      callback.run();
+    } catch (Throwable e) { // deliberately every Throwable: no listener may change an observation's path
+      LOG.warn("observation listener failed: {}", e.getClass().getName());
+    }
+  }
+
+  private ObservationExecutionResult observeOnce(OrganizationId organizationId, ConnectionId connectionId,
+      ConnectorRevisionId connectorRevision, OperationId operationId, @Nullable EffectAuthorization authorization,
+      ObservationId observationId, byte[] requestBody, ObservationDispatcher dispatcher) {
     if (authorization == null) {
       return ObservationExecutionResult.refused(AuthorizationRefusalReason.ABSENT);
     }

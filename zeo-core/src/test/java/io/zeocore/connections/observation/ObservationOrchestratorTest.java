@@ -223,6 +223,35 @@ class ObservationOrchestratorTest {
   }
 
   @Test
+  void listenersAreToldHowEachCallEndedAndOneThatThrowsChangesNothing() {
+    List<String> heard = new java.util.concurrent.CopyOnWriteArrayList<>();
+    ObservationListener recording = (operation, id) -> new ObservationListener.ObserveScope() {
+      @Override
+      public void returned(ObservationExecutionResult result) {
+        heard.add(id.value() + ":" + (result.refusalReason() != null ? result.refusalReason() : result.state()));
+      }
+
+      @Override
+      public void threw(RuntimeException thrown) {
+        heard.add(id.value() + ":" + thrown.getClass().getSimpleName());
+      }
+    };
+    ObservationListener throwing = (operation, id) -> {
+      throw new IllegalStateException("listener bug");
+    };
+    orchestrator = ObservationOrchestrator.builder(world.store, world.verifier).clock(EffectWorld.fixedClock())
+        .listener(throwing).listener(recording).build();
+
+    ObservationExecutionResult confirmed = observe(authorization("n1", new IdempotencyKey("k1"), BODY),
+        new ObservationId("o1"), BODY, request -> ObservationDispatchResult.inline(1));
+    orchestrator.observe(ORG, CONNECTION, REVISION, LIST_FILES, null, new ObservationId("o2"), BODY,
+        request -> ObservationDispatchResult.inline(1));
+
+    assertThat(confirmed.state()).isEqualTo(ObservationState.CONFIRMED);
+    assertThat(heard).containsExactly("o1:CONFIRMED", "o2:ABSENT");
+  }
+
+  @Test
   void theResultDepthBoundIsAtLeastOneAndAtMostWhatEveryReaderAccepts() {
     assertThatThrownBy(() -> ObservationOrchestrator.builder(world.store, world.verifier).maxResultDepth(0))
         .isInstanceOf(InvalidFieldException.class).hasMessageContaining("maxResultDepth");
