@@ -43,7 +43,17 @@ abstract class HttpLlmClient implements LlmClient {
   /** Longer call timeouts are enforced by this class's own deadline only. */
   private static final Duration MAX_JDK_REQUEST_TIMEOUT = Duration.ofDays(1);
 
-  static final JsonMapper JSON = JsonMapper.builder().build();
+  /**
+   * The mapper of request and response bodies, made on first use: an application that configures no LLM client (but
+   * reads a client's defaults, as the starter's properties do) never pays for Jackson's start-up.
+   */
+  static JsonMapper json() {
+    return Json.MAPPER;
+  }
+
+  private static final class Json {
+    static final JsonMapper MAPPER = JsonMapper.builder().build();
+  }
 
   private final String provider;
   private final URI baseUrl;
@@ -114,7 +124,7 @@ abstract class HttpLlmClient implements LlmClient {
     Objects.requireNonNull(cancellation, "cancellation");
 
     String callModel = options.model() != null ? options.model() : model;
-    byte[] body = JSON.writeValueAsBytes(requestBody(messages, options, callModel));
+    byte[] body = json().writeValueAsBytes(requestBody(messages, options, callModel));
     HttpRequest.Builder request = HttpRequest.newBuilder(endpoint)
         .version(version)
         .header("Content-Type", "application/json")
@@ -217,7 +227,7 @@ abstract class HttpLlmClient implements LlmClient {
   private String contentOf(byte[] body) throws LlmCallException {
     JsonNode root;
     try {
-      root = body == null || body.length == 0 ? null : JSON.readTree(body);
+      root = body == null || body.length == 0 ? null : json().readTree(body);
     } catch (JacksonException unparseable) {
       // Jackson messages quote the input: never keep them
       throw failure(LlmCallException.Reason.MALFORMED_RESPONSE, true, "body is not JSON", null);

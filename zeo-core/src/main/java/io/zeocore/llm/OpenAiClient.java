@@ -83,7 +83,7 @@ public final class OpenAiClient extends HttpLlmClient {
 
   @Override
   ObjectNode requestBody(List<ChatMessage> messages, LlmOptions options, String model) {
-    ObjectNode body = JSON.createObjectNode();
+    ObjectNode body = json().createObjectNode();
     body.put("model", model);
     ArrayNode wireMessages = body.putArray("messages");
     for (ChatMessage message : messages) {

@@ -4,6 +4,7 @@ import java.beans.PropertyDescriptor;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URL;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.temporal.Temporal;
@@ -21,8 +22,10 @@ import org.springframework.core.ResolvableType;
 import org.springframework.core.io.Resource;
 import org.springframework.util.ClassUtils;
 import org.springframework.util.unit.DataSize;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.core.JsonParser;
+import tools.jackson.core.JsonToken;
+import tools.jackson.core.ObjectReadContext;
+import tools.jackson.core.json.JsonFactory;
 
 /**
  * What ZeoCore's configuration keys are: the groups and properties of every configuration-metadata file on the class
@@ -34,7 +37,7 @@ final class ConfigurationKeyModel {
 
   static final String ROOT = "zeocore";
 
-  private static final JsonMapper JSON = JsonMapper.builder().build();
+  private static final JsonFactory JSON = new JsonFactory();
 
   /** Root groups (backed by a {@code @ConfigurationProperties} class) by name. */
   private final Map<String, Class<?>> groups;
@@ -65,29 +68,64 @@ final class ConfigurationKeyModel {
     return new ConfigurationKeyModel(groups, names);
   }
 
+  /**
+   * Reads one metadata file. Most files on a class path (Spring Boot's own are large) name no {@code zeocore.} key:
+   * they are recognized by a byte search and not parsed at all; the rest are read with Jackson's streaming parser
+   * (no object mapper), keeping only the names and types of groups and properties.
+   */
   private static void read(URL url, ClassLoader classLoader, Map<String, Class<?>> groups, TreeSet<String> names) {
-    JsonNode root;
     try (InputStream in = url.openStream()) {
-      root = JSON.readTree(in);
+      byte[] bytes = in.readAllBytes();
+      if (!new String(bytes, StandardCharsets.UTF_8).contains("\"" + ROOT + ".")) {
+        return;
+      }
+      try (JsonParser parser = JSON.createParser(ObjectReadContext.empty(), bytes)) {
+        if (parser.nextToken() != JsonToken.START_OBJECT) {
+          return;
+        }
+        while (parser.nextToken() == JsonToken.PROPERTY_NAME) {
+          String section = parser.currentName();
+          parser.nextToken();
+          if ((section.equals("groups") || section.equals("properties"))
+              && parser.currentToken() == JsonToken.START_ARRAY) {
+            while (parser.nextToken() == JsonToken.START_OBJECT) {
+              Map<String, String> entry = strings(parser);
+              add(entry, section.equals("groups"), classLoader, groups, names);
+            }
+          } else {
+            parser.skipChildren();
+          }
+        }
+      }
     } catch (IOException | RuntimeException unreadable) {
+      // a file that cannot be read or parsed adds no keys
+    }
+  }
+
+  /** The string fields of the object the parser is at (nested values skipped); leaves it at the object's end. */
+  private static Map<String, String> strings(JsonParser parser) {
+    Map<String, String> fields = new LinkedHashMap<>();
+    while (parser.nextToken() == JsonToken.PROPERTY_NAME) {
+      String field = parser.currentName();
+      if (parser.nextToken() == JsonToken.VALUE_STRING) {
+        fields.put(field, parser.getString());
+      } else {
+        parser.skipChildren();
+      }
+    }
+    return fields;
+  }
+
+  private static void add(Map<String, String> entry, boolean group, ClassLoader classLoader,
+      Map<String, Class<?>> groups, TreeSet<String> names) {
+    String name = entry.getOrDefault("name", "");
+    if (!name.startsWith(ROOT + ".")) {
       return;
     }
-    for (JsonNode group : root.path("groups")) {
-      String name = group.path("name").asString("");
-      if (!name.startsWith(ROOT + ".")) {
-        continue;
-      }
-      names.add(name);
-      String type = group.path("type").asString("");
-      if (type.equals(group.path("sourceType").asString("")) && ClassUtils.isPresent(type, classLoader)) {
-        groups.put(name, ClassUtils.resolveClassName(type, classLoader));
-      }
-    }
-    for (JsonNode property : root.path("properties")) {
-      String name = property.path("name").asString("");
-      if (name.startsWith(ROOT + ".")) {
-        names.add(name);
-      }
+    names.add(name);
+    String type = entry.getOrDefault("type", "");
+    if (group && type.equals(entry.get("sourceType")) && ClassUtils.isPresent(type, classLoader)) {
+      groups.put(name, ClassUtils.resolveClassName(type, classLoader));
     }
   }
 
