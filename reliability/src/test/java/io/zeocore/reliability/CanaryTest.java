@@ -119,9 +119,7 @@ class CanaryTest {
               throw new IllegalStateException("reconciler saw " + canary);
             }));
       } catch (RuntimeException e) {
-        StringWriter trace = new StringWriter();
-        e.printStackTrace(new PrintWriter(trace));
-        exceptions.append(trace);
+        exceptions.append(stackTrace(e));
       }
     }
     // recovery's reconcilers see the same canaries
@@ -140,6 +138,13 @@ class CanaryTest {
     Path log = Path.of(System.getProperty("reliability.log", "target/reliability-log.txt"));
     channels.put("log file (DEBUG and up)", Files.exists(log) ? Files.readString(log) : "");
     return channels;
+  }
+
+  /** {@code thrown}'s whole stack trace with its causes, as a caller's log would show it. */
+  static String stackTrace(Throwable thrown) {
+    StringWriter trace = new StringWriter();
+    thrown.printStackTrace(new PrintWriter(trace));
+    return trace.toString();
   }
 
   private void assertNoCanary(String dialect, Map<String, String> channels) {

@@ -21,8 +21,6 @@ import io.zeocore.execution.AsyncExecutionTarget;
 import io.zeocore.execution.AttemptError;
 import io.zeocore.execution.FailureKind;
 import io.zeocore.execution.SyncExecutionTarget;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.lang.reflect.Method;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -135,9 +133,7 @@ class SpringChannelsCanaryTest {
                     throw new IllegalStateException("reconciler saw " + canary);
                   });
             } catch (RuntimeException e) {
-              StringWriter trace = new StringWriter();
-              e.printStackTrace(new PrintWriter(trace));
-              exceptions.append(trace);
+              exceptions.append(CanaryTest.stackTrace(e));
             }
           }
 

@@ -25,6 +25,7 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
 import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -396,18 +397,7 @@ final class ChildProcess {
 
   /** Waits up to {@code boundNanos} for the tree to be gone (after {@code SIGTERM}). */
   private boolean awaitTreeGone(long boundNanos) {
-    long deadline = System.nanoTime() + boundNanos;
-    long pause = TREE_POLL_FIRST_NANOS;
-    while (!treeGone()) {
-      long remaining = deadline - System.nanoTime();
-      if (remaining <= 0) {
-        return false;
-      }
-      LockSupport.parkNanos(Math.min(pause, remaining));
-      interruptedWhileStopping |= Thread.interrupted();
-      pause = Math.min(2 * pause, TREE_POLL_MAX_NANOS);
-    }
-    return true;
+    return pollUntilGone(boundNanos, () -> !treeGone());
   }
 
   /**
@@ -415,9 +405,14 @@ final class ChildProcess {
    * forked between a scan and its signal is caught by the next round) or {@code boundNanos} pass.
    */
   private boolean killUntilGone(long boundNanos) {
+    return pollUntilGone(boundNanos, () -> signalTreeAndCount(Signal.KILL) > 0);
+  }
+
+  /** Polls {@code stillRunning} (1 ms doubling to 10 ms) until it is false or {@code boundNanos} pass. */
+  private boolean pollUntilGone(long boundNanos, BooleanSupplier stillRunning) {
     long deadline = System.nanoTime() + boundNanos;
     long pause = TREE_POLL_FIRST_NANOS;
-    while (signalTreeAndCount(Signal.KILL) > 0) {
+    while (stillRunning.getAsBoolean()) {
       long remaining = deadline - System.nanoTime();
       if (remaining <= 0) {
         return false;

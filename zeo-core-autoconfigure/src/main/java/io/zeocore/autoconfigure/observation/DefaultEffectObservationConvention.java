@@ -1,10 +1,6 @@
 package io.zeocore.autoconfigure.observation;
 
 import io.micrometer.common.KeyValues;
-import io.zeocore.connections.admission.PreflightCode;
-import io.zeocore.connections.effect.EffectExecutionResult;
-import io.zeocore.connections.effect.EffectPreflightException;
-import java.util.Locale;
 
 /**
  * The default convention of effect execution observations, named {@value #NAME}, one per
@@ -33,31 +29,11 @@ public class DefaultEffectObservationConvention implements EffectObservationConv
 
   @Override
   public KeyValues getLowCardinalityKeyValues(EffectObservationContext context) {
-    EffectExecutionResult result = context.getResult();
-    String state = result != null ? lower(result.state().name()) : context.getThrown() != null ? "error" : "unknown";
-    String reason = result != null && result.refusalReason() != null ? lower(result.refusalReason().name()) : "none";
-    return KeyValues.of("operation", context.getOperationId().value(), "state", state, "refusal.reason", reason,
-        "error", error(context.getThrown()));
+    return context.callKeyValues();
   }
 
   @Override
   public KeyValues getHighCardinalityKeyValues(EffectObservationContext context) {
-    return KeyValues.of("effect.execution.id", context.getExecutionId().value());
-  }
-
-  private static String error(RuntimeException thrown) {
-    if (thrown == null) {
-      return "none";
-    }
-    String type = thrown.getClass().getSimpleName();
-    if (thrown instanceof EffectPreflightException preflight && preflight.code() != null) {
-      PreflightCode code = preflight.code();
-      return type + ":" + lower(code.name());
-    }
-    return type;
-  }
-
-  private static String lower(String name) {
-    return name.toLowerCase(Locale.ROOT);
+    return KeyValues.of("effect.execution.id", context.getCallId());
   }
 }

@@ -10,6 +10,7 @@ import io.zeocore.connections.contract.ExecutionId;
 import io.zeocore.connections.contract.OperationId;
 import io.zeocore.connections.effect.EffectExecutionResult;
 import io.zeocore.connections.effect.EffectListener;
+import io.zeocore.connections.effect.EffectPreflightException;
 import java.util.Locale;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
@@ -55,22 +56,16 @@ public final class ObservingEffectListener implements EffectListener {
       return ExecuteScope.NONE;
     }
     EffectObservationContext context = new EffectObservationContext(operationId, executionId);
-    Observation observation = Observation.createNotStarted(effectConvention, DEFAULT_EFFECT, () -> context,
-        registry).start();
-    Observation.Scope scope = observation.openScope();
+    context.start(Observation.createNotStarted(effectConvention, DEFAULT_EFFECT, () -> context, registry));
     return new ExecuteScope() {
       @Override
       public void returned(EffectExecutionResult result) {
-        context.setResult(result);
-        scope.close();
-        observation.stop();
+        context.returned(result.state(), result.refusalReason());
       }
 
       @Override
       public void threw(RuntimeException thrown) {
-        context.setThrown(thrown);
-        scope.close();
-        observation.stop();
+        context.threw(thrown, thrown instanceof EffectPreflightException preflight ? preflight.code() : null);
       }
     };
   }

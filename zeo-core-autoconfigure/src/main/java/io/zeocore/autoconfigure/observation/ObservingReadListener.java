@@ -9,9 +9,7 @@ import io.zeocore.connections.contract.OperationId;
 import io.zeocore.connections.observation.ObservationExecutionResult;
 import io.zeocore.connections.observation.ObservationListener;
 import io.zeocore.connections.observation.ObservationPreflightException;
-import java.util.Locale;
 import java.util.Objects;
-import org.jspecify.annotations.Nullable;
 
 /**
  * The {@link ObservationListener} that makes each authorized read ({@code ObservationOrchestrator.observe}) one
@@ -38,54 +36,25 @@ public final class ObservingReadListener implements ObservationListener {
   @Override
   public ObserveScope observeStarted(OperationId operationId, ObservationId observationId) {
     ReadContext context = new ReadContext(operationId, observationId);
-    Observation observation = Observation.createNotStarted(null, CONVENTION, () -> context, registry).start();
-    Observation.Scope scope = observation.openScope();
+    context.start(Observation.createNotStarted(null, CONVENTION, () -> context, registry));
     return new ObserveScope() {
       @Override
       public void returned(ObservationExecutionResult result) {
-        context.result = result;
-        scope.close();
-        observation.stop();
+        context.returned(result.state(), result.refusalReason());
       }
 
       @Override
       public void threw(RuntimeException thrown) {
-        context.thrown = thrown;
-        scope.close();
-        observation.stop();
+        context.threw(thrown, thrown instanceof ObservationPreflightException preflight ? preflight.code() : null);
       }
     };
   }
 
-  /** The context of one read: what was asked, then how the call ended. */
-  public static final class ReadContext extends Observation.Context {
-
-    private final OperationId operationId;
-    private final ObservationId observationId;
-    private @Nullable ObservationExecutionResult result;
-    private @Nullable RuntimeException thrown;
+  /** The context of one read; {@link #getCallId()} is the observation id. */
+  public static final class ReadContext extends ConnectionCallContext {
 
     ReadContext(OperationId operationId, ObservationId observationId) {
-      this.operationId = operationId;
-      this.observationId = observationId;
-    }
-
-    public OperationId getOperationId() {
-      return operationId;
-    }
-
-    public ObservationId getObservationId() {
-      return observationId;
-    }
-
-    /** The call's result, once it returned. */
-    public @Nullable ObservationExecutionResult getResult() {
-      return result;
-    }
-
-    /** What the call threw, once it did. */
-    public @Nullable RuntimeException getThrown() {
-      return thrown;
+      super(operationId, observationId.value());
     }
   }
 
@@ -108,30 +77,12 @@ public final class ObservingReadListener implements ObservationListener {
 
     @Override
     public KeyValues getLowCardinalityKeyValues(ReadContext context) {
-      ObservationExecutionResult result = context.getResult();
-      RuntimeException thrown = context.getThrown();
-      String error = "none";
-      if (thrown != null) {
-        error = thrown.getClass().getSimpleName() + (thrown instanceof ObservationPreflightException preflight
-            && preflight.code() != null ? ":" + preflight.code().name().toLowerCase(Locale.ROOT) : "");
-      }
-      String state = "unknown";
-      String reason = "none";
-      if (result != null && result.refusalReason() != null) {
-        state = "refused";
-        reason = result.refusalReason().name().toLowerCase(Locale.ROOT);
-      } else if (result != null) {
-        state = result.state().name().toLowerCase(Locale.ROOT);
-      } else if (thrown != null) {
-        state = "error";
-      }
-      return KeyValues.of("operation", context.getOperationId().value(), "state", state, "refusal.reason", reason,
-          "error", error);
+      return context.callKeyValues();
     }
 
     @Override
     public KeyValues getHighCardinalityKeyValues(ReadContext context) {
-      return KeyValues.of("observation.id", context.getObservationId().value());
+      return KeyValues.of("observation.id", context.getCallId());
     }
   }
 }

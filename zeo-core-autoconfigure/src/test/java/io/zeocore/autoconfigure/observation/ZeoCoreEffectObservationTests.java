@@ -57,16 +57,21 @@ class ZeoCoreEffectObservationTests {
     });
   }
 
-  @Test
-  void anEffectThatGoesAmbiguousThenSucceededIsObservedTransitionByTransition() throws Exception {
-    new ApplicationContextRunner()
+  /** Observations and connections auto-configured, a store in the temporary directory, authorization trusted. */
+  private ApplicationContextRunner connections() throws Exception {
+    return new ApplicationContextRunner()
         .withConfiguration(AutoConfigurations.of(ZeoCoreObservationAutoConfiguration.class,
             ZeoCoreConnectionsAutoConfiguration.class))
         .withBean(ObservationRegistry.class, () -> registry)
-        .withUserConfiguration(Reconcilers.class)
         .withPropertyValues("zeocore.connections.store.path=" + temp.resolve("store/zeocore.db"),
-            "zeocore.connections.recovery.enabled=false", "zeocore.connections.recovery.initial-backoff=1ms")
-        .withPropertyValues(EffectFixtures.authorizationProperties(EffectFixtures.writePublicKey(temp)))
+            "zeocore.connections.recovery.enabled=false")
+        .withPropertyValues(EffectFixtures.authorizationProperties(EffectFixtures.writePublicKey(temp)));
+  }
+
+  @Test
+  void anEffectThatGoesAmbiguousThenSucceededIsObservedTransitionByTransition() throws Exception {
+    connections().withUserConfiguration(Reconcilers.class)
+        .withPropertyValues("zeocore.connections.recovery.initial-backoff=1ms")
         .run(context -> {
           assertThat(context).hasSingleBean(ObservingEffectListener.class);
           EffectFixtures.saveConnection(context.getBean(JdbcConnectionStore.class));
@@ -95,14 +100,7 @@ class ZeoCoreEffectObservationTests {
   @Test
   void eachExecuteCallIsOneEffectObservationParentOfItsTransitionsWithTheStateRefusalOrErrorItEndedWith()
       throws Exception {
-    new ApplicationContextRunner()
-        .withConfiguration(AutoConfigurations.of(ZeoCoreObservationAutoConfiguration.class,
-            ZeoCoreConnectionsAutoConfiguration.class))
-        .withBean(ObservationRegistry.class, () -> registry)
-        .withPropertyValues("zeocore.connections.store.path=" + temp.resolve("store/zeocore.db"),
-            "zeocore.connections.recovery.enabled=false")
-        .withPropertyValues(EffectFixtures.authorizationProperties(EffectFixtures.writePublicKey(temp)))
-        .run(context -> {
+    connections().run(context -> {
           EffectFixtures.saveConnection(context.getBean(JdbcConnectionStore.class));
           EffectOrchestrator orchestrator = context.getBean(EffectOrchestrator.class);
 
@@ -145,14 +143,7 @@ class ZeoCoreEffectObservationTests {
 
   @Test
   void eachAuthorizedReadIsOneReadObservationWithItsRefusalOrError() throws Exception {
-    new ApplicationContextRunner()
-        .withConfiguration(AutoConfigurations.of(ZeoCoreObservationAutoConfiguration.class,
-            ZeoCoreConnectionsAutoConfiguration.class))
-        .withBean(ObservationRegistry.class, () -> registry)
-        .withPropertyValues("zeocore.connections.store.path=" + temp.resolve("store/zeocore.db"),
-            "zeocore.connections.recovery.enabled=false")
-        .withPropertyValues(EffectFixtures.authorizationProperties(EffectFixtures.writePublicKey(temp)))
-        .run(context -> {
+    connections().run(context -> {
           EffectFixtures.saveConnection(context.getBean(JdbcConnectionStore.class));
           ObservationOrchestrator reads = context.getBean(ObservationOrchestrator.class);
 

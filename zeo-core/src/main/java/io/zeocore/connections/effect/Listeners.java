@@ -7,6 +7,7 @@ import io.zeocore.connections.contract.ExecutionId;
 import io.zeocore.connections.contract.OperationId;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -84,21 +85,19 @@ final class Listeners {
     return new EffectListener.ExecuteScope() {
       @Override
       public void returned(EffectExecutionResult result) {
-        for (int i = scopes.size() - 1; i >= 0; i--) {
-          try {
-            scopes.get(i).returned(result);
-          } catch (Throwable e) { // deliberately every Throwable: see the class comment
-            LOG.warn("effect listener scope {} failed as execution {} ended: {}", scopes.get(i).getClass().getName(),
-                executionId, e.getClass().getName());
-          }
-        }
+        each(scope -> scope.returned(result));
       }
 
       @Override
       public void threw(RuntimeException thrown) {
+        each(scope -> scope.threw(thrown));
+      }
+
+      /** Tells every scope, the last opened first. */
+      private void each(Consumer<EffectListener.ExecuteScope> end) {
         for (int i = scopes.size() - 1; i >= 0; i--) {
           try {
-            scopes.get(i).threw(thrown);
+            end.accept(scopes.get(i));
           } catch (Throwable e) { // deliberately every Throwable: see the class comment
             LOG.warn("effect listener scope {} failed as execution {} ended: {}", scopes.get(i).getClass().getName(),
                 executionId, e.getClass().getName());
