@@ -96,7 +96,7 @@ class SpringChannelsCanaryTest {
             "zeocore.execution.policies.canary.attempt-targets=first,second",
             "zeocore.execution.policies.canary.total-timeout=5s",
             "zeocore.execution.policies.canary.attempt-timeout=2s",
-            "management.endpoints.web.exposure.include=*")
+            "management.endpoints.web.exposure.include=*", "zeocore.actuator.recent-events=1000")
         .run(context -> {
           assertThat(context).hasNotFailed();
           ZeoCoreExecutions executions = context.getBean(ZeoCoreExecutions.class);
@@ -197,7 +197,7 @@ class SpringChannelsCanaryTest {
     return text.toString();
   }
 
-  /** Every {@code @ReadOperation} of every ZeoCore endpoint bean, with "canary" for any selector, as JSON. */
+  /** Every {@code @ReadOperation} of every ZeoCore endpoint bean (selectors: the policy and the events), as JSON. */
   private static String readEndpoints(org.springframework.context.ApplicationContext context) throws Exception {
     JsonMapper json = JsonMapper.builder().build();
     StringBuilder text = new StringBuilder();
@@ -208,18 +208,22 @@ class SpringChannelsCanaryTest {
       }
       for (Method method : endpoint.getClass().getMethods()) {
         if (method.isAnnotationPresent(ReadOperation.class)) {
-          Object[] arguments = new Object[method.getParameterCount()];
-          java.util.Arrays.fill(arguments, "canary");
-          try {
-            text.append(json.writeValueAsString(method.invoke(endpoint, arguments))).append('\n');
-          } catch (java.lang.reflect.InvocationTargetException refused) {
-            text.append(refused.getCause()).append('\n');
+          // every selector value that means something: the policy's name and the events view
+          for (String selector : method.getParameterCount() == 0 ? List.of("") : List.of("canary", "events")) {
+            Object[] arguments = new Object[method.getParameterCount()];
+            java.util.Arrays.fill(arguments, selector);
+            try {
+              text.append(json.writeValueAsString(method.invoke(endpoint, arguments))).append('\n');
+            } catch (java.lang.reflect.InvocationTargetException refused) {
+              text.append(refused.getCause()).append('\n');
+            }
           }
           read++;
         }
       }
     }
     assertThat(read).as("read operations found").isPositive();
+    assertThat(text).contains("\"kind\":\"run\"", "\"kind\":\"effect_transition\"");
     return text.toString();
   }
 
