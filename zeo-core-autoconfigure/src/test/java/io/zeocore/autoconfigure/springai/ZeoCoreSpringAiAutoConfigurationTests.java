@@ -10,6 +10,7 @@ import io.zeocore.execution.ExecutionOutcome;
 import io.zeocore.execution.FailureKind;
 import io.zeocore.execution.ResilientExecutionResult;
 import io.zeocore.execution.TargetRegistry;
+import io.zeocore.llm.LoopbackServer;
 import io.zeocore.springai.SpringAiRetries;
 import java.time.Duration;
 import java.util.Map;
