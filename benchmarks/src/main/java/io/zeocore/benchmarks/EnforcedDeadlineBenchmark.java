@@ -12,18 +12,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * The cost of an <em>enforced</em> sync deadline ({@code deadline: enforced}): one successful attempt of a no-op
@@ -33,13 +24,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * default sync path (no hand-off), shown as the floor: the difference is the price of a deadline that does not need
  * the target's cooperation.
  */
-@State(Scope.Benchmark)
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Warmup(iterations = 3, time = 1)
-@Measurement(iterations = 5, time = 1)
-@Fork(value = 1, jvmArgsAppend = {"-Xms512m", "-Xmx512m"})
-public class EnforcedDeadlineBenchmark {
+public class EnforcedDeadlineBenchmark extends SuiteSettings {
 
   private final SyncExecutionTarget.Invocation<String> syncNoop = context -> VALUE;
   private final Callable<String> peerSyncNoop = () -> VALUE;

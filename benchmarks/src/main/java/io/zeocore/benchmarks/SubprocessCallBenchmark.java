@@ -15,15 +15,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * Item 4: one call of a trivial child ({@code /bin/echo ok}) through ZeoCore's subprocess target and the runner,
@@ -35,13 +28,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * of the target's work (its stdout reader thread, the process-group handshake on {@code /proc}, the descendants
  * snapshot).
  */
-@State(Scope.Benchmark)
-@BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
-@Warmup(iterations = 3, time = 1)
-@Measurement(iterations = 5, time = 1)
-@Fork(value = 1, jvmArgsAppend = {"-Xms512m", "-Xmx512m"})
-public class SubprocessCallBenchmark {
+public class SubprocessCallBenchmark extends SuiteSettings {
 
   static final String ECHO = "/bin/echo";
   static final String SETSID = "/usr/bin/setsid";
