@@ -276,49 +276,8 @@ class Report:
             for line in section:
                 self.out(line)
             return
-        title = "Durable effects on SQLite (WAL, FULL)"
-        e = load_object(os.path.join(self.results, "effects.json"))
-        if e is None:
-            self.pending(3, title + " vs raw JDBC", "a run of `EffectThroughput`")
-            return
-        ratio = e["ratioOfTotals"]
-        self.summary.append(
-            f"| 3 | {title}, one thread | {e['zeocoreEffectsPerSecond']:.0f} effects/s | raw JDBC, two durable "
-            f"commits per effect: {e['rawEffectsPerSecond']:.0f}/s | **{ratio:.2f}×** (batches p10–p90: "
-            f"{e['p10BatchRatio']:.2f}–{e['p90BatchRatio']:.2f}) | ≥ 0.8× | {verdict(ratio, 0.8, at_most=False)} |")
-        self.summary.append(
-            f"| 3 | {title}, against the limit that also checks the signature | | raw JDBC + one Ed25519 check per "
-            f"effect: {e['rawVerifyingEffectsPerSecond']:.0f}/s | **{e['verifyingRatioOfTotals']:.2f}×** | "
-            "(reported) | – |")
-        fs = read(os.path.join(self.results, "filesystem.txt")).split()
-        self.out("## 3. Durable effects on SQLite (WAL, synchronous=FULL)")
-        self.out()
-        self.out(
-            "`EffectThroughput` (a plain main class): effects per second through `EffectOrchestrator` on "
-            "`JdbcConnectionStore` (SQLite file, WAL, `synchronous=FULL`, `IMMEDIATE` transactions, one connection) "
-            "end to end — Ed25519 verification of a pre-signed authorization, preflight, the first durable commit "
-            "(nonce, idempotency identity, `CREATED … DISPATCH_STARTED`), a no-op dispatcher that confirms, the second "
-            "durable commit (`SUCCEEDED`, receipt, evidence) — against the physical limit, a raw JDBC loop doing two "
-            "durable commits per effect (insert + commit, update + receipt insert + commit) on a file with the same "
-            "settings, and against that loop plus the same Ed25519 signature check per effect. One thread, one JVM, "
-            f"both files in one directory ({fs[1] if len(fs) > 1 else '?'} on `{fs[0] if fs else '?'}`). The "
-            f"contenders take turns in batches of {e['effectsPerBatch']} effects ({e['batches']} batches each, "
-            "rotating who goes first) because fsync latency on this shared virtual disk drifts by several times "
-            "within seconds; the ratio is of the totals, and the 10th–90th percentiles of the per-batch ratios show "
-            "the spread. CPU is the thread's CPU time; waiting is the rest of the wall time, mostly fsync.")
-        self.out()
-        self.out("| Contender | Effects/s | CPU µs/effect | Waiting µs/effect | ZeoCore ÷ contender (throughput) |")
-        self.out("|---|---:|---:|---:|---:|")
-        rows = [("ZeoCore `EffectOrchestrator`", "zeocore", None),
-                ("raw JDBC, two durable commits (the physical limit)", "raw", ratio),
-                ("raw JDBC + the orchestrator's Ed25519 signature check", "rawVerifying",
-                 e["verifyingRatioOfTotals"])]
-        for label, key, rel in rows:
-            self.out(f"| {label} | {e[key + 'EffectsPerSecond']:.0f} | {e[key + 'CpuMicrosPerEffect']:.0f} | "
-                     f"{e[key + 'WaitMicrosPerEffect']:.0f} | {'–' if rel is None else f'{rel:.2f}×'} |")
-        self.out()
+        self.pending(3, "Durable effects vs raw JDBC", "a run of `DurableEffects`")
 
-    # item 4 -------------------------------------------------------------------------------------------------------
     def subprocess_item(self):
         cls = "SubprocessCallBenchmark"
         zeo, raw, setsid = (self.jmh(cls, m) for m in ("zeoCore", "processBuilder", "processBuilderSetsid"))
