@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.micrometer.observation.Observation;
-import io.micrometer.observation.ObservationHandler;
 import io.micrometer.observation.ObservationRegistry;
 import io.micrometer.observation.tck.TestObservationRegistry;
 import io.zeocore.autoconfigure.connections.EffectFixtures;
@@ -26,7 +25,6 @@ import io.zeocore.connections.store.JdbcConnectionStore;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Queue;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -41,21 +39,7 @@ class ZeoCoreEffectObservationTests {
 
   private final TestObservationRegistry registry = TestObservationRegistry.create();
 
-  private final Queue<Observation.Context> started = new ConcurrentLinkedQueue<>();
-
-  {
-    registry.observationConfig().observationHandler(new ObservationHandler<>() {
-      @Override
-      public void onStart(Observation.Context context) {
-        started.add(context);
-      }
-
-      @Override
-      public boolean supportsContext(Observation.Context context) {
-        return true;
-      }
-    });
-  }
+  private final Queue<Observation.Context> started = StartedObservations.recordedBy(registry);
 
   /** Observations and connections auto-configured, a store in the temporary directory, authorization trusted. */
   private ApplicationContextRunner connections() throws Exception {

@@ -3,7 +3,6 @@ package io.zeocore.autoconfigure.observation;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.observation.Observation;
-import io.micrometer.observation.ObservationHandler;
 import io.micrometer.observation.ObservationRegistry;
 import io.micrometer.observation.tck.TestObservationRegistry;
 import io.micrometer.observation.tck.TestObservationRegistryAssert;
@@ -20,7 +19,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Queue;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -32,22 +30,7 @@ class ZeoCoreObservationTests {
 
   private final TestObservationRegistry registry = TestObservationRegistry.create();
 
-  /** Every observation started, in start order (TestObservationRegistry keeps its own list private). */
-  private final Queue<Observation.Context> started = new ConcurrentLinkedQueue<>();
-
-  {
-    registry.observationConfig().observationHandler(new ObservationHandler<>() {
-      @Override
-      public void onStart(Observation.Context context) {
-        started.add(context);
-      }
-
-      @Override
-      public boolean supportsContext(Observation.Context context) {
-        return true;
-      }
-    });
-  }
+  private final Queue<Observation.Context> started = StartedObservations.recordedBy(registry);
 
   private final ResilientRunner runner = ResilientRunner.builder()
       .listener(new ObservingAttemptListener(registry))
