@@ -26,9 +26,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -37,18 +36,9 @@ class LlmTargetsTest {
   private static final List<ChatMessage> MESSAGES = List.of(ChatMessage.user("Summarize the ticket."));
   private static final Duration GENEROUS = Duration.ofSeconds(5);
 
-  private LoopbackServer server;
+  @RegisterExtension
+  final LoopbackServer server = LoopbackServer.forEachTest();
   private final List<Duration> slept = new CopyOnWriteArrayList<>();
-
-  @BeforeEach
-  void startServer() throws Exception {
-    server = LoopbackServer.start();
-  }
-
-  @AfterEach
-  void stopServer() {
-    server.close();
-  }
 
   private OllamaClient ollama(URI baseUrl, Duration timeout) {
     return new OllamaClient(baseUrl, "qwen3:latest", timeout);

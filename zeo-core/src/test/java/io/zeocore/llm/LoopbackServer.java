@@ -5,6 +5,7 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -18,6 +19,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -25,7 +28,7 @@ import tools.jackson.databind.json.JsonMapper;
  * A real HTTP server on 127.0.0.1 (JDK {@link HttpServer}, ephemeral port) that records every request and answers
  * with a scripted reply; the last script entry repeats. Shared by the LLM client and Spring AI tests.
  */
-public final class LoopbackServer implements AutoCloseable {
+public final class LoopbackServer implements AutoCloseable, AfterEachCallback {
 
   private static final JsonMapper JSON = JsonMapper.builder().build();
 
@@ -62,6 +65,20 @@ public final class LoopbackServer implements AutoCloseable {
       }
     });
     server.start();
+  }
+
+  /** A server for one test: declare it as a {@code @RegisterExtension} field; it is closed after the test. */
+  public static LoopbackServer forEachTest() {
+    try {
+      return start();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  @Override
+  public void afterEach(ExtensionContext context) {
+    close();
   }
 
   public static LoopbackServer start() throws IOException {

@@ -11,9 +11,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import tools.jackson.databind.JsonNode;
@@ -24,17 +23,8 @@ class OllamaClientTest {
       List.of(ChatMessage.system("Be brief."), ChatMessage.user("Summarize."), ChatMessage.tool("{\"rows\":3}"));
   private static final Duration CALL_TIMEOUT = Duration.ofSeconds(5);
 
-  private LoopbackServer server;
-
-  @BeforeEach
-  void startServer() throws Exception {
-    server = LoopbackServer.start();
-  }
-
-  @AfterEach
-  void stopServer() {
-    server.close();
-  }
+  @RegisterExtension
+  final LoopbackServer server = LoopbackServer.forEachTest();
 
   private OllamaClient client() {
     return new OllamaClient(server.baseUrl(), "qwen3:latest", Duration.ofSeconds(5));

@@ -18,9 +18,8 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -32,17 +31,8 @@ class OpenAiClientTest {
   private static final List<ChatMessage> MESSAGES = List.of(ChatMessage.user("Summarize."));
   private static final Duration CALL_TIMEOUT = Duration.ofSeconds(5);
 
-  private LoopbackServer server;
-
-  @BeforeEach
-  void startServer() throws Exception {
-    server = LoopbackServer.start();
-  }
-
-  @AfterEach
-  void stopServer() {
-    server.close();
-  }
+  @RegisterExtension
+  final LoopbackServer server = LoopbackServer.forEachTest();
 
   private OpenAiClient client(String model) {
     return new OpenAiClient(URI.create(server.baseUrl() + "/v1"), API_KEY, model, CALL_TIMEOUT, "org-acme");
