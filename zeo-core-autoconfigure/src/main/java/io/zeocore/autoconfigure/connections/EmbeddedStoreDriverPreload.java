@@ -1,0 +1,51 @@
+package io.zeocore.autoconfigure.connections;
+
+import org.springframework.boot.EnvironmentPostProcessor;
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.context.properties.bind.Bindable;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.core.env.ConfigurableEnvironment;
+import org.springframework.util.ClassUtils;
+
+/**
+ * Starts loading the embedded store's SQLite driver — its classes and its native library, which sqlite-jdbc extracts
+ * and loads on every start — on a background thread as soon as the environment is known, so that the context is
+ * created and refreshed meanwhile and the store, opened later on the main thread, does not wait for it. Only when
+ * the store will be ZeoCore's own SQLite file (some {@code zeocore.connections} setting, as for the store itself, and
+ * no {@code store.url}, no {@code store.datasource: application}). It opens nothing and decides nothing: a failure here is ignored, and opening the
+ * store still happens, and still stops start-up when it fails, on the main thread.
+ */
+public final class EmbeddedStoreDriverPreload implements EnvironmentPostProcessor {
+
+  private static final String DRIVER = "org.sqlite.JDBC";
+  private static final String NATIVE_LOADER = "org.sqlite.SQLiteJDBCLoader";
+  private static final String STORE = "zeocore.connections.store.";
+
+  @Override
+  public void postProcessEnvironment(ConfigurableEnvironment environment, SpringApplication application) {
+    ClassLoader loader = application.getClassLoader();
+    if (!embeddedStore(environment) || !ClassUtils.isPresent(DRIVER, loader)) {
+      return;
+    }
+    Thread preload = new Thread(() -> {
+      try {
+        Class.forName(DRIVER, true, loader);
+        Class.forName(NATIVE_LOADER, true, loader).getMethod("initialize").invoke(null);
+      } catch (ReflectiveOperationException | LinkageError | RuntimeException ignored) {
+        // opening the store reports whatever is wrong
+      }
+    }, "zeocore-sqlite-preload");
+    preload.setDaemon(true);
+    preload.start();
+  }
+
+  /** Whether the environment configures ZeoCore's own SQLite store. */
+  static boolean embeddedStore(ConfigurableEnvironment environment) {
+    boolean enabled = environment.getProperty("zeocore.connections.enabled", Boolean.class, true);
+    boolean configured = Binder.get(environment)
+        .bind("zeocore.connections", Bindable.mapOf(String.class, Object.class))
+        .map(settings -> !settings.isEmpty()).orElse(false);
+    return enabled && configured && environment.getProperty(STORE + "url") == null
+        && environment.getProperty(STORE + "datasource", "embedded").equalsIgnoreCase("embedded");
+  }
+}
