@@ -1,5 +1,7 @@
 package io.zeocore.autoconfigure.connections;
 
+import io.zeocore.connections.store.SqliteDatabase;
+import java.sql.SQLException;
 import org.springframework.boot.EnvironmentPostProcessor;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.context.properties.bind.Bindable;
@@ -9,7 +11,8 @@ import org.springframework.util.ClassUtils;
 
 /**
  * Starts loading the embedded store's SQLite driver — its classes and its native library, which sqlite-jdbc extracts
- * and loads on every start — on a background thread as soon as the environment is known, so that the context is
+ * and loads on every start — and {@linkplain SqliteDatabase#warmUp() warming up} the store's opening path (a
+ * connection to a private in-memory database, the shipped migrations' checksums) on a background thread as soon as the environment is known, so that the context is
  * created and refreshed meanwhile and the store, opened later on the main thread, does not wait for it. Only when
  * the store will be ZeoCore's own SQLite file (some {@code zeocore.connections} setting, as for the store itself, and
  * no {@code store.url}, no {@code store.datasource: application}). It opens nothing and decides nothing: a failure here is ignored, and opening the
@@ -31,7 +34,8 @@ public final class EmbeddedStoreDriverPreload implements EnvironmentPostProcesso
       try {
         Class.forName(DRIVER, true, loader);
         Class.forName(NATIVE_LOADER, true, loader).getMethod("initialize").invoke(null);
-      } catch (ReflectiveOperationException | LinkageError | RuntimeException ignored) {
+        SqliteDatabase.warmUp();
+      } catch (ReflectiveOperationException | SQLException | LinkageError | RuntimeException ignored) {
         // opening the store reports whatever is wrong
       }
     }, "zeocore-sqlite-preload");

@@ -15,6 +15,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.atomic.AtomicReference;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.BeanUtils;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
@@ -47,6 +50,47 @@ final class ConfigurationKeyModel {
   private ConfigurationKeyModel(Map<String, Class<?>> groups, TreeSet<String> names) {
     this.groups = groups;
     this.names = names;
+  }
+
+  /** The model being read on a background thread, for one class loader, until a start-up takes it. */
+  private static final AtomicReference<Preloaded> PRELOADED = new AtomicReference<>();
+
+  private record Preloaded(ClassLoader classLoader, FutureTask<ConfigurationKeyModel> model) {}
+
+  /**
+   * Starts reading the model {@code classLoader} sees on a new daemon thread, for the next
+   * {@link #forClassLoader} call to take instead of reading it then. A later call replaces an earlier one that was not
+   * taken.
+   */
+  static void preload(ClassLoader classLoader) {
+    FutureTask<ConfigurationKeyModel> model = new FutureTask<>(() -> load(classLoader));
+    PRELOADED.set(new Preloaded(classLoader, model));
+    Thread thread = new Thread(model, "zeocore-configuration-keys-preload");
+    thread.setDaemon(true);
+    thread.start();
+  }
+
+  /** Whether a preloaded model waits to be taken. */
+  static boolean preloadWaiting() {
+    return PRELOADED.get() != null;
+  }
+
+  /**
+   * The model of the metadata files {@code classLoader} sees: the one {@linkplain #preload preloaded} for it (waiting
+   * for it to be read, and taking it, so that it serves one start-up), or else read now.
+   */
+  static ConfigurationKeyModel forClassLoader(ClassLoader classLoader) {
+    Preloaded preloaded = PRELOADED.getAndSet(null);
+    if (preloaded != null && preloaded.classLoader() == classLoader) {
+      try {
+        return preloaded.model().get();
+      } catch (ExecutionException failed) {
+        // read it here instead; load() itself reports nothing
+      } catch (InterruptedException interrupted) {
+        Thread.currentThread().interrupt();
+      }
+    }
+    return load(classLoader);
   }
 
   /** The model of the metadata files {@code classLoader} sees. */

@@ -47,7 +47,7 @@ class ConfigurationKeysCheck implements BeanFactoryPostProcessor, EnvironmentAwa
   public void postProcessBeanFactory(ConfigurableListableBeanFactory beanFactory) {
     ClassLoader classLoader = beanFactory.getBeanClassLoader() != null ? beanFactory.getBeanClassLoader()
         : ConfigurationKeysCheck.class.getClassLoader();
-    check(environment, ConfigurationKeyModel.load(classLoader));
+    check(environment, ConfigurationKeyModel.forClassLoader(classLoader));
   }
 
   static void check(Environment environment, ConfigurationKeyModel model) {

@@ -35,6 +35,26 @@ record BundledMigrations(List<Script> scripts) {
     scripts = List.copyOf(scripts);
   }
 
+  private static final java.util.concurrent.ConcurrentMap<Dialect, BundledMigrations> SHIPPED =
+      new java.util.concurrent.ConcurrentHashMap<>();
+
+  /**
+   * The scripts of {@code dialect} in ZeoCore's own jar (the class loader of this class), read once per dialect and
+   * kept: they cannot change while the class is loaded. An unreadable class path is not kept, so the next call tries
+   * again.
+   */
+  static BundledMigrations shipped(Dialect dialect) {
+    BundledMigrations known = SHIPPED.get(dialect);
+    if (known != null) {
+      return known;
+    }
+    BundledMigrations read = of(dialect, BundledMigrations.class.getClassLoader());
+    if (!read.scripts().isEmpty()) {
+      SHIPPED.putIfAbsent(dialect, read);
+    }
+    return read;
+  }
+
   /** The scripts of {@code dialect}, read from the class path of {@code classLoader}, in version order. */
   static BundledMigrations of(Dialect dialect, ClassLoader classLoader) {
     String location = dialect.migrationLocation().substring("classpath:".length());

@@ -18,13 +18,11 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.function.Supplier;
-import java.util.stream.Collectors;
 
 /**
  * The effect executions and everything appended to them: {@code executions} (the current state, advanced by
@@ -113,9 +111,14 @@ final class ExecutionRecords {
 
   /** {@code columns} (comma-separated) as {@code alias.column AS column}, for joins that read them by name. */
   static String aliased(String alias, String columns) {
-    return Arrays.stream(columns.split(",\\s*"))
-        .map(column -> alias + "." + column + " AS " + column)
-        .collect(Collectors.joining(", "));
+    StringBuilder aliased = new StringBuilder();
+    for (String column : columns.split(",")) {
+      if (aliased.length() > 0) {
+        aliased.append(", ");
+      }
+      aliased.append(alias).append('.').append(column.strip()).append(" AS ").append(column.strip());
+    }
+    return aliased.toString();
   }
 
   // ---------------------------------------------------------------------------------------------------------------

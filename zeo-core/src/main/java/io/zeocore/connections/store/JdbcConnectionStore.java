@@ -261,7 +261,7 @@ public final class JdbcConnectionStore implements EffectRecoveryStore, Observati
         SqliteDatabase sqlite = SqliteDatabase.open(file, committer);
         try {
           if (migrate) {
-            ZeoCoreSchema.migrate(sqlite.migrationDataSource(), sqliteTables.dialect());
+            ZeoCoreSchema.migrate(sqlite.database(), sqlite::migrationDataSource, sqliteTables);
           }
           return new JdbcConnectionStore(sqlite.database(), sqliteTables, sqlite, evidenceIds);
         } catch (RuntimeException e) {

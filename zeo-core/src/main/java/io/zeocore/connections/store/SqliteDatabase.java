@@ -111,6 +111,23 @@ public final class SqliteDatabase implements AutoCloseable {
     return new SqliteDatabase(absolute, posix, new GroupCommitDatabase(SqliteDialect.INSTANCE, connection, committer));
   }
 
+  /**
+   * Does, once, the work of {@link #open} and of {@link JdbcConnectionStore#openSqlite} that does not depend on the
+   * file: loads the driver and its native library, opens a connection with the store's settings to a private
+   * in-memory database, runs a statement on it and closes it, and reads the shipped migrations' checksums. A later
+   * {@code open} on another thread then finds all of it loaded. Opens no file, creates nothing, leaves no thread;
+   * safe to call from any thread, any number of times. Meant for a background thread at application start-up; its
+   * failure decides nothing (the real {@code open} reports whatever is wrong).
+   *
+   * @throws SQLException if the driver cannot open an in-memory database
+   */
+  public static void warmUp() throws SQLException {
+    try (Connection connection = config().createConnection("jdbc:sqlite::memory:")) {
+      SqlSession.plain(connection).first("PRAGMA foreign_keys", row -> row.getString(1));
+    }
+    BundledMigrations.shipped(Dialect.SQLITE);
+  }
+
   /** The absolute path of the database file. */
   public Path file() {
     return file;

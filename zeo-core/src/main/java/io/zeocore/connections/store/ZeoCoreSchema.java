@@ -4,6 +4,7 @@ import java.sql.SQLException;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Supplier;
 import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.FlywayException;
@@ -97,15 +98,26 @@ public final class ZeoCoreSchema {
       throw new IllegalArgumentException("dataSource and dialect are required");
     }
     Tables tables = Tables.of(dialect, schema);
+    return migrate(new DataSourceDatabase(dataSource, tables.sql()), () -> dataSource, tables);
+  }
+
+  /**
+   * {@link #migrate(DataSource, Dialect, String)} that reads the history through {@code database} (for the embedded
+   * file: the store's own open connection) and hands {@code flywaySource} to Flyway only when the history does not
+   * already hold exactly the shipped migrations.
+   */
+  static Migration migrate(StoreDatabase database, Supplier<DataSource> flywaySource, Tables tables) {
+    Dialect dialect = tables.dialect();
     requireFlywaySupport(dialect);
-    List<BundledMigrations.Applied> history = history(dataSource, tables);
-    refuseNewerSchema(history);
-    BundledMigrations bundled = BundledMigrations.of(dialect, ZeoCoreSchema.class.getClassLoader());
+    List<BundledMigrations.Applied> history = history(database, tables);
+    BundledMigrations bundled = BundledMigrations.shipped(dialect);
     if (bundled.appliedIn(history)) {
       LOG.info("ZeoCore store schema is current (version {}, {} migrations verified by checksum)",
           bundled.latestVersion(), bundled.scripts().size());
       return new Migration(dialect, bundled.latestVersion(), 0);
     }
+    refuseNewerSchema(history);
+    DataSource dataSource = flywaySource.get();
     Flyway flyway = flyway(dataSource, tables);
     MigrateResult result;
     try {
@@ -191,9 +203,9 @@ public final class ZeoCoreSchema {
    * The rows of {@value #HISTORY_TABLE} (when it exists), read with plain SQL before Flyway starts. Reads only: no
    * table, schema or row is created.
    */
-  private static List<BundledMigrations.Applied> history(DataSource dataSource, Tables tables) {
+  private static List<BundledMigrations.Applied> history(StoreDatabase database, Tables tables) {
     try {
-      return new DataSourceDatabase(dataSource, tables.sql()).read(recordedHistory(tables));
+      return database.read(recordedHistory(tables));
     } catch (SQLException e) {
       throw new IllegalStateException("reading ZeoCore's schema history failed: " + e.getMessage(), e);
     }

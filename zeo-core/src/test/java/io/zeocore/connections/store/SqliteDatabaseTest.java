@@ -102,6 +102,27 @@ class SqliteDatabaseTest {
   }
 
   @Test
+  void warmingUpCreatesNoFileAndLeavesNoThread() throws Exception {
+    Path workingDirectory = Path.of("").toAbsolutePath();
+    java.util.List<Path> before;
+    try (java.util.stream.Stream<Path> files = Files.list(workingDirectory)) {
+      before = files.sorted().toList();
+    }
+    int threads = Thread.activeCount();
+
+    SqliteDatabase.warmUp();
+    SqliteDatabase.warmUp();
+
+    try (java.util.stream.Stream<Path> files = Files.list(workingDirectory)) {
+      assertThat(files.sorted().toList()).isEqualTo(before);
+    }
+    assertThat(Thread.activeCount()).isLessThanOrEqualTo(threads);
+    try (SqliteDatabase database = SqliteDatabase.open(temp.resolve("zeocore.db"))) {
+      assertThat(text(database.database(), "PRAGMA journal_mode")).isEqualTo("wal");
+    }
+  }
+
+  @Test
   void refusesADirectoryAsTheDatabasePath() {
     assertThatThrownBy(() -> SqliteDatabase.open(temp))
         .isInstanceOf(IllegalArgumentException.class)

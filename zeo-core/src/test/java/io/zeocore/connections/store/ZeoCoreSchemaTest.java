@@ -52,6 +52,42 @@ class ZeoCoreSchemaTest {
   }
 
   @Test
+  void aCurrentSchemaIsCheckedOnTheOpenConnectionWithoutAskingForFlywaysDataSource() throws Exception {
+    try (SqliteDatabase database = SqliteDatabase.open(file)) {
+      ZeoCoreSchema.Migration again = ZeoCoreSchema.migrate(database.database(), () -> {
+        throw new AssertionError("Flyway was needed");
+      }, SqliteDialect.INSTANCE.tables(null));
+      assertThat(again.migrationsExecuted()).isZero();
+      assertThat(again.schemaVersion()).isEqualTo(ZeoCoreSchema.LATEST_VERSION);
+    }
+  }
+
+  @Test
+  void anOutdatedSchemaIsHandedToFlywayThroughTheGivenDataSource() throws Exception {
+    Path fresh = file.resolveSibling("fresh.db");
+    try (SqliteDatabase database = SqliteDatabase.open(fresh)) {
+      java.util.concurrent.atomic.AtomicInteger asked = new java.util.concurrent.atomic.AtomicInteger();
+      ZeoCoreSchema.Migration migration = ZeoCoreSchema.migrate(database.database(), () -> {
+        asked.incrementAndGet();
+        return database.migrationDataSource();
+      }, SqliteDialect.INSTANCE.tables(null));
+      assertThat(asked).hasValue(1);
+      assertThat(migration.migrationsExecuted()).isEqualTo(4);
+    }
+  }
+
+  @Test
+  void theShippedMigrationsAreReadOncePerDialect() {
+    BundledMigrations shipped = BundledMigrations.shipped(Dialect.SQLITE);
+
+    assertThat(BundledMigrations.shipped(Dialect.SQLITE)).isSameAs(shipped);
+    assertThat(shipped.scripts()).isEqualTo(
+        BundledMigrations.of(Dialect.SQLITE, getClass().getClassLoader()).scripts());
+    assertThat(BundledMigrations.shipped(Dialect.POSTGRESQL).scripts()).extracting(BundledMigrations.Script::name)
+        .allMatch(name -> name.startsWith("V"));
+  }
+
+  @Test
   void theShippedChecksumsAreTheOnesFlywayRecordedSoACurrentSchemaNeedsNoFlywayRun() throws Exception {
     BundledMigrations bundled = BundledMigrations.of(Dialect.SQLITE, getClass().getClassLoader());
     try (Connection raw = raw(); Statement statement = raw.createStatement();
