@@ -1,10 +1,9 @@
 package io.zeocore.autoconfigure.connections;
 
-import java.util.Map;
+import io.zeocore.autoconfigure.internal.ConfiguredProperties;
 import org.springframework.boot.autoconfigure.condition.ConditionOutcome;
 import org.springframework.boot.autoconfigure.condition.SpringBootCondition;
-import org.springframework.boot.context.properties.bind.Bindable;
-import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
 import org.springframework.context.annotation.ConditionContext;
 import org.springframework.core.env.Environment;
 import org.springframework.core.type.AnnotatedTypeMetadata;
@@ -31,21 +30,8 @@ abstract class ConfiguredCondition extends SpringBootCondition {
 
   /** Whether a property other than an {@code enabled} off-switch is set under {@code prefix}. */
   static boolean isConfigured(Environment environment, String prefix) {
-    return Binder.get(environment).bind(prefix, Bindable.mapOf(String.class, Object.class))
-        .map(ConfiguredCondition::hasSetting).orElse(false);
-  }
-
-  private static boolean hasSetting(Map<?, ?> properties) {
-    for (Map.Entry<?, ?> entry : properties.entrySet()) {
-      if (entry.getValue() instanceof Map<?, ?> nested) {
-        if (hasSetting(nested)) {
-          return true;
-        }
-      } else if (!"enabled".equals(entry.getKey())) {
-        return true;
-      }
-    }
-    return false;
+    return ConfiguredProperties.anySetUnder(environment, prefix,
+        name -> !name.getLastElement(ConfigurationPropertyName.Form.UNIFORM).equals("enabled"));
   }
 
   static final class Connections extends ConfiguredCondition {

@@ -4,8 +4,6 @@ import io.zeocore.connections.store.SqliteDatabase;
 import java.sql.SQLException;
 import org.springframework.boot.EnvironmentPostProcessor;
 import org.springframework.boot.SpringApplication;
-import org.springframework.boot.context.properties.bind.Bindable;
-import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.util.ClassUtils;
 
@@ -46,10 +44,8 @@ public final class EmbeddedStoreDriverPreload implements EnvironmentPostProcesso
   /** Whether the environment configures ZeoCore's own SQLite store. */
   static boolean embeddedStore(ConfigurableEnvironment environment) {
     boolean enabled = environment.getProperty("zeocore.connections.enabled", Boolean.class, true);
-    boolean configured = Binder.get(environment)
-        .bind("zeocore.connections", Bindable.mapOf(String.class, Object.class))
-        .map(settings -> !settings.isEmpty()).orElse(false);
-    return enabled && configured && environment.getProperty(STORE + "url") == null
+    return enabled && ConfiguredCondition.isConfigured(environment, "zeocore.connections")
+        && environment.getProperty(STORE + "url") == null
         && environment.getProperty(STORE + "datasource", "embedded").equalsIgnoreCase("embedded");
   }
 }

@@ -1,10 +1,8 @@
 package io.zeocore.autoconfigure.llm;
 
-import java.util.Map;
+import io.zeocore.autoconfigure.internal.ConfiguredProperties;
 import org.springframework.boot.autoconfigure.condition.ConditionOutcome;
 import org.springframework.boot.autoconfigure.condition.SpringBootCondition;
-import org.springframework.boot.context.properties.bind.Bindable;
-import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.annotation.ConditionContext;
 import org.springframework.core.type.AnnotatedTypeMetadata;
 
@@ -19,11 +17,7 @@ abstract class LlmProviderConfiguredCondition extends SpringBootCondition {
 
   @Override
   public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
-    boolean configured = Binder.get(context.getEnvironment())
-        .bind(prefix, Bindable.mapOf(String.class, Object.class))
-        .map(Map::isEmpty)
-        .map(empty -> !empty)
-        .orElse(false);
+    boolean configured = ConfiguredProperties.anySetUnder(context.getEnvironment(), prefix, name -> true);
     return configured
         ? ConditionOutcome.match("properties are set under " + prefix)
         : ConditionOutcome.noMatch("no property is set under " + prefix);
