@@ -238,6 +238,7 @@ public final class DurableEffects {
       config.enforceForeignKeys(true);
       config.enableRecursiveTriggers(true);
       config.setTransactionMode(SQLiteConfig.TransactionMode.IMMEDIATE);
+      config.setGetGeneratedKeys(false); // as the store: no last_insert_rowid() query after each insert
       connection = config.createConnection("jdbc:sqlite:" + file);
       RawStatements.createTables(connection, "");
       connection.setAutoCommit(false);

@@ -95,8 +95,10 @@ final class ExecutionRecords {
         + " FROM " + history + " h JOIN " + executions + " e"
         + " ON e.organization_id = h.organization_id AND e.execution_id = h.execution_id"
         + " WHERE h.organization_id = ? AND h.execution_id = ? ORDER BY h.sequence";
-    insertReceipt = "INSERT INTO " + receipts + " (" + RECEIPT_COLUMNS + ")"
-        + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+    String receiptSequence = tables.sql().nextReceiptSequence(receipts);
+    insertReceipt = "INSERT INTO " + receipts + " (" + RECEIPT_COLUMNS
+        + (receiptSequence == null ? "" : ", sequence") + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?"
+        + (receiptSequence == null ? "" : ", " + receiptSequence) + ")";
     selectReceipts = "SELECT " + RECEIPT_COLUMNS + " FROM " + receipts
         + " WHERE organization_id = ? AND execution_id = ? ORDER BY sequence";
     insertEvidenceReference = "INSERT INTO " + evidenceReferences + " (organization_id, execution_id, evidence_ref)"

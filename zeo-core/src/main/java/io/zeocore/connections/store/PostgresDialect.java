@@ -134,6 +134,11 @@ final class PostgresDialect implements SqlDialect {
   }
 
   @Override
+  public @Nullable String nextReceiptSequence(String receiptsTable) {
+    return null; // bigserial
+  }
+
+  @Override
   public boolean isUniqueViolation(SQLException e) {
     return UNIQUE_VIOLATION.equals(e.getSQLState());
   }

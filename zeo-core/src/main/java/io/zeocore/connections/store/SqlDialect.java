@@ -2,6 +2,7 @@ package io.zeocore.connections.store;
 
 import java.sql.SQLException;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Everything that differs between SQLite and PostgreSQL in the store, in one strategy per {@link Dialect}: where the
@@ -49,6 +50,15 @@ sealed interface SqlDialect permits SqliteDialect, PostgresDialect {
    * leases by, so that two application hosts never compare their clocks with each other.
    */
   String databaseNowMicros();
+
+  /**
+   * The value of {@code sequence} for a new receipt, as an SQL expression over the insert's first two parameters
+   * ({@code ?1} the organization, {@code ?2} the execution), or {@code null} when the column numbers itself.
+   * PostgreSQL draws it from the column's own sequence; SQLite (schema version 5) keys receipts by execution and
+   * numbers each execution's receipts from 1, so the insert takes the next number within the execution (one
+   * transaction writes at a time there, so two inserts never take the same number).
+   */
+  @Nullable String nextReceiptSequence(String receiptsTable);
 
   // ---------------------------------------------------------------------------------------------------------------
   // Write transactions (see Transactions#inTransaction for the bracket)

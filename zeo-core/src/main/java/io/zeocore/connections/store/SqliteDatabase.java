@@ -39,7 +39,8 @@ import org.sqlite.SQLiteOpenMode;
  * <h2>Connection settings (driver properties, not init SQL)</h2>
  * {@code journal_mode=WAL}, {@code synchronous=FULL} (every commit is fsynced before it returns),
  * {@code busy_timeout=5000} ms, {@code foreign_keys=ON}, {@code recursive_triggers=ON} (so that {@code INSERT OR
- * REPLACE} fires the delete guards), transaction mode {@code IMMEDIATE}.
+ * REPLACE} fires the delete guards), transaction mode {@code IMMEDIATE}, no generated keys (the driver would otherwise
+ * query {@code last_insert_rowid()} after every insert).
  *
  * <h2>Concurrency</h2>
  * One connection serves every read and write of this instance, serialized by a lock, with group commit
@@ -207,6 +208,8 @@ public final class SqliteDatabase implements AutoCloseable {
     config.enforceForeignKeys(true);
     config.enableRecursiveTriggers(true);
     config.setTransactionMode(SQLiteConfig.TransactionMode.IMMEDIATE);
+    // the store never asks for generated keys; left on, the driver runs a second query after every INSERT to have them
+    config.setGetGeneratedKeys(false);
     return config;
   }
 

@@ -86,6 +86,12 @@ final class SqliteDialect implements SqlDialect {
   }
 
   @Override
+  public String nextReceiptSequence(String receiptsTable) {
+    return "(SELECT coalesce(max(sequence), 0) + 1 FROM " + receiptsTable
+        + " WHERE organization_id = ?1 AND execution_id = ?2)";
+  }
+
+  @Override
   public boolean isUniqueViolation(SQLException e) {
     String message = e.getMessage();
     return message != null

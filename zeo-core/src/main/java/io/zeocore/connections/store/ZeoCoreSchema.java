@@ -39,7 +39,7 @@ import org.slf4j.LoggerFactory;
  * transition table; the idempotency identity (among non-refused executions) and the (organization, nonce) pair are
  * unique.
  *
- * <p>A database migrated by a newer ZeoCore (a version in {@value #HISTORY_TABLE} above {@link #LATEST_VERSION},
+ * <p>A database migrated by a newer ZeoCore (a version in {@value #HISTORY_TABLE} above {@link #latestVersion}'s,
  * applied or failed) is refused with {@link ConnectionStoreException} "database schema is newer than this ZeoCore build"
  * <em>before</em> anything touches the schema: the history table is read with plain SQL first, and Flyway (which would
  * create a schema, baseline, validate or apply an older missing migration) is only started when no newer version is
@@ -51,10 +51,17 @@ public final class ZeoCoreSchema {
   public static final String HISTORY_TABLE = "zeocore_schema_history";
 
   /**
-   * The highest schema version this build ships ({@code V4__recovery_leases.sql} in both dialects' locations). A test
-   * keeps it equal to the highest migration on the class path.
+   * The highest schema version this build ships for {@code dialect}: {@code "5"} for SQLite
+   * ({@code V5__fewer_btrees_per_effect.sql}), {@code "4"} for PostgreSQL ({@code V4__recovery_leases.sql}). The
+   * dialects share versions 1 to 4; version 5 reshapes SQLite's storage only. A test keeps these equal to the highest
+   * migration on the class path.
    */
-  public static final String LATEST_VERSION = "4";
+  public static String latestVersion(Dialect dialect) {
+    return switch (dialect) {
+      case SQLITE -> "5";
+      case POSTGRESQL -> "4";
+    };
+  }
 
   private static final Logger LOG = LoggerFactory.getLogger(ZeoCoreSchema.class);
 
@@ -90,7 +97,7 @@ public final class ZeoCoreSchema {
    *     starting with a letter or underscore and not with {@code pg_}. Must be {@code null} on SQLite.
    * @throws IllegalArgumentException if the schema name is invalid or given for SQLite
    * @throws ConnectionStoreException "database schema is newer than this ZeoCore build" when {@value #HISTORY_TABLE}
-   *     records a version above {@link #LATEST_VERSION}; nothing was changed in the database
+   *     records a version above {@link #latestVersion}; nothing was changed in the database
    * @throws IllegalStateException if migration fails or the database cannot be reached
    */
   public static Migration migrate(DataSource dataSource, Dialect dialect, @Nullable String schema) {
@@ -116,7 +123,7 @@ public final class ZeoCoreSchema {
           bundled.latestVersion(), bundled.scripts().size());
       return new Migration(dialect, bundled.latestVersion(), 0);
     }
-    refuseNewerSchema(history);
+    refuseNewerSchema(history, dialect);
     DataSource dataSource = flywaySource.get();
     Flyway flyway = flyway(dataSource, tables);
     MigrateResult result;
@@ -211,9 +218,9 @@ public final class ZeoCoreSchema {
     }
   }
 
-  /** Refuses a database whose history records a version above {@link #LATEST_VERSION}. */
-  private static void refuseNewerSchema(List<BundledMigrations.Applied> history) {
-    MigrationVersion latest = MigrationVersion.fromVersion(LATEST_VERSION);
+  /** Refuses a database whose history records a version above {@link #latestVersion} of {@code dialect}. */
+  private static void refuseNewerSchema(List<BundledMigrations.Applied> history, Dialect dialect) {
+    MigrationVersion latest = MigrationVersion.fromVersion(latestVersion(dialect));
     for (BundledMigrations.Applied row : history) {
       if (row.version() != null && isNewer(row.version(), latest)) {
         throw new ConnectionStoreException(NEWER_SCHEMA);

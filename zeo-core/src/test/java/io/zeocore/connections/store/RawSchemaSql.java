@@ -57,6 +57,17 @@ final class RawSchemaSql {
         + (resolves == null ? "NULL, NULL, NULL" : at + ", 'ev', " + resolves) + ")";
   }
 
+  /**
+   * {@link #receipt} with the receipt's {@code sequence} given as the next one within its execution, as SQLite's
+   * schema (version 5) requires of every receipt insert.
+   */
+  static String numberedReceipt(String id, String connection, String state, long at, Long resolves) {
+    return receipt(id, connection, state, at, resolves)
+        .replace("INSERT INTO receipts (", "INSERT INTO receipts (sequence, ")
+        .replace("VALUES ('org'", "VALUES ((SELECT coalesce(max(sequence), 0) + 1 FROM receipts"
+            + " WHERE organization_id = 'org' AND execution_id = '" + id + "'), 'org'");
+  }
+
   static void exec(Connection raw, String sql) throws SQLException {
     try (Statement statement = raw.createStatement()) {
       statement.execute(sql);

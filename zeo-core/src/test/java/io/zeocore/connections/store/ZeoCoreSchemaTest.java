@@ -5,11 +5,17 @@ import static io.zeocore.connections.store.RawSchemaSql.assertRefused;
 import static io.zeocore.connections.store.RawSchemaSql.exec;
 import static io.zeocore.connections.store.RawSchemaSql.executionInsert;
 import static io.zeocore.connections.store.RawSchemaSql.insertExecution;
+import static io.zeocore.connections.store.RawSchemaSql.numberedReceipt;
 import static io.zeocore.connections.store.RawSchemaSql.receipt;
 import static io.zeocore.connections.store.RawSchemaSql.strings;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.zeocore.connections.contract.EffectExecution;
+import io.zeocore.connections.contract.EffectReceipt;
+import io.zeocore.connections.contract.EffectState;
+import io.zeocore.connections.contract.ExecutionId;
+import io.zeocore.connections.contract.OrganizationId;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -36,8 +42,8 @@ class ZeoCoreSchemaTest {
     file = temp.resolve("zeocore.db");
     try (SqliteDatabase database = SqliteDatabase.open(file)) {
       ZeoCoreSchema.Migration migration = ZeoCoreSchema.migrate(database.migrationDataSource(), Dialect.SQLITE);
-      assertThat(migration.schemaVersion()).isEqualTo("4");
-      assertThat(migration.migrationsExecuted()).isEqualTo(4);
+      assertThat(migration.schemaVersion()).isEqualTo("5");
+      assertThat(migration.migrationsExecuted()).isEqualTo(5);
     }
   }
 
@@ -46,8 +52,8 @@ class ZeoCoreSchemaTest {
     try (SqliteDatabase database = SqliteDatabase.open(file)) {
       ZeoCoreSchema.Migration again = ZeoCoreSchema.migrate(database.migrationDataSource(), Dialect.SQLITE);
       assertThat(again.migrationsExecuted()).isZero();
-      assertThat(again.schemaVersion()).isEqualTo("4");
-      assertThat(ZeoCoreSchema.appliedVersion(database.migrationDataSource(), Dialect.SQLITE)).contains("4");
+      assertThat(again.schemaVersion()).isEqualTo("5");
+      assertThat(ZeoCoreSchema.appliedVersion(database.migrationDataSource(), Dialect.SQLITE)).contains("5");
     }
   }
 
@@ -58,7 +64,7 @@ class ZeoCoreSchemaTest {
         throw new AssertionError("Flyway was needed");
       }, SqliteDialect.INSTANCE.tables(null));
       assertThat(again.migrationsExecuted()).isZero();
-      assertThat(again.schemaVersion()).isEqualTo(ZeoCoreSchema.LATEST_VERSION);
+      assertThat(again.schemaVersion()).isEqualTo(ZeoCoreSchema.latestVersion(Dialect.SQLITE));
     }
   }
 
@@ -72,7 +78,80 @@ class ZeoCoreSchemaTest {
         return database.migrationDataSource();
       }, SqliteDialect.INSTANCE.tables(null));
       assertThat(asked).hasValue(1);
-      assertThat(migration.migrationsExecuted()).isEqualTo(4);
+      assertThat(migration.migrationsExecuted()).isEqualTo(5);
+    }
+  }
+
+  @Test
+  void version5KeepsEveryHistoryRowReceiptAndDispatchClockOfAVersion4DatabaseInItsOrder() throws Exception {
+    Path old = temp.resolve("version4.db");
+    try (SqliteDatabase database = SqliteDatabase.open(old)) {
+      org.flywaydb.core.Flyway.configure(getClass().getClassLoader()).dataSource(database.migrationDataSource())
+          .table(ZeoCoreSchema.HISTORY_TABLE).locations(Dialect.SQLITE.migrationLocation()).target("4").load()
+          .migrate();
+    }
+    try (Connection raw = DriverManager.getConnection("jdbc:sqlite:" + old)) {
+      exec(raw, "PRAGMA recursive_triggers = ON");
+      // two executions, interleaved, so that version 4's global sequences alternate between them
+      insertExecution(raw, "e1", "k1", 1);
+      insertExecution(raw, "e2", "k2", 1);
+      for (String id : List.of("e1", "e2")) {
+        advance(raw, id, "CREATED", "AUTHORIZATION_VERIFIED", 11);
+      }
+      for (String id : List.of("e1", "e2")) {
+        advance(raw, id, "AUTHORIZATION_VERIFIED", "PREPARED", 12);
+        advance(raw, id, "PREPARED", "DISPATCH_STARTED", 13);
+        advance(raw, id, "DISPATCH_STARTED", "AMBIGUOUS", 14);
+      }
+      exec(raw, receipt("e2", "c1", "AMBIGUOUS", 14, null));
+      exec(raw, receipt("e1", "c1", "AMBIGUOUS", 14, null));
+      advance(raw, "e1", "AMBIGUOUS", "FAILED_SAFE", 16, 16L);
+      exec(raw, receipt("e1", "c1", "FAILED_SAFE", 16, 14L));
+    }
+
+    try (JdbcConnectionStore store = JdbcConnectionStore.openSqlite(old)) {
+      assertThat(store.info().schemaVersion()).isEqualTo("5");
+      OrganizationId org = new OrganizationId("org");
+      assertThat(store.getExecutionHistory(org, new ExecutionId("e1"))).extracting(EffectExecution::state)
+          .containsExactly(EffectState.CREATED, EffectState.AUTHORIZATION_VERIFIED, EffectState.PREPARED,
+              EffectState.DISPATCH_STARTED, EffectState.AMBIGUOUS, EffectState.FAILED_SAFE);
+      assertThat(store.getReceiptsForExecution(org, new ExecutionId("e1"))).extracting(EffectReceipt::finalState)
+          .containsExactly(EffectState.AMBIGUOUS, EffectState.FAILED_SAFE);
+      assertThat(store.getReceiptsForExecution(org, new ExecutionId("e2"))).hasSize(1);
+    }
+    try (Connection raw = DriverManager.getConnection("jdbc:sqlite:" + old)) {
+      assertThat(strings(raw, "SELECT execution_id || ':' || sequence || ':' || state FROM execution_history"
+          + " WHERE execution_id = 'e2' ORDER BY sequence"))
+          .containsExactly("e2:1:CREATED", "e2:2:AUTHORIZATION_VERIFIED", "e2:3:PREPARED", "e2:4:DISPATCH_STARTED",
+              "e2:5:AMBIGUOUS");
+      assertThat(strings(raw, "SELECT execution_id || ':' || sequence || ':' || final_state FROM receipts"
+          + " ORDER BY execution_id, sequence"))
+          .containsExactly("e1:1:AMBIGUOUS", "e1:2:FAILED_SAFE", "e2:1:AMBIGUOUS");
+      assertThat(strings(raw, "SELECT execution_id FROM dispatch_clock ORDER BY execution_id"))
+          .containsExactly("e1", "e2");
+      assertThat(strings(raw, "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name IN"
+          + " ('execution_history', 'receipts', 'dispatch_clock')")).as("one b-tree each, no other index")
+          .isEmpty();
+    }
+  }
+
+  @Test
+  void theStoreNumbersEachExecutionsReceiptsFromOne() throws Exception {
+    try (Connection raw = raw()) {
+      insertExecution(raw, "e1", "k1", 1);
+      insertExecution(raw, "e2", "k2", 1);
+      for (String id : List.of("e1", "e2")) {
+        advance(raw, id, "CREATED", "AUTHORIZATION_VERIFIED", 11);
+        advance(raw, id, "AUTHORIZATION_VERIFIED", "PREPARED", 12);
+        advance(raw, id, "PREPARED", "DISPATCH_STARTED", 13);
+        advance(raw, id, "DISPATCH_STARTED", "AMBIGUOUS", 14);
+        exec(raw, numberedReceipt(id, "c1", "AMBIGUOUS", 14, null));
+      }
+      assertRefused(raw, receipt("e1", "c1", "AMBIGUOUS", 15, null).replace("INSERT INTO receipts (",
+          "INSERT INTO receipts (sequence, ").replace("VALUES ('org'", "VALUES (1, 'org'"),
+          "receipt position already exists");
+      assertThat(strings(raw, "SELECT execution_id || ':' || sequence FROM receipts ORDER BY execution_id"))
+          .containsExactly("e1:1", "e2:1");
     }
   }
 
@@ -159,7 +238,7 @@ class ZeoCoreSchemaTest {
     try (SqliteDatabase app = SqliteDatabase.open(appFile)) {
       app.database().write(s -> s.update("CREATE TABLE orders (id INTEGER PRIMARY KEY)"));
       ZeoCoreSchema.Migration migration = ZeoCoreSchema.migrate(app.migrationDataSource(), Dialect.SQLITE);
-      assertThat(migration.schemaVersion()).isEqualTo("4");
+      assertThat(migration.schemaVersion()).isEqualTo("5");
       boolean kept = app.database().read(s -> s.exists("SELECT 1 FROM sqlite_master WHERE name = 'orders'"));
       assertThat(kept).isTrue();
     }
@@ -220,7 +299,7 @@ class ZeoCoreSchemaTest {
             .map(name -> Integer.parseInt(name.substring(1, name.indexOf("__")))).sorted().toList();
         assertThat(versions).as(location).isNotEmpty();
         assertThat(String.valueOf(versions.get(versions.size() - 1))).as(location)
-            .isEqualTo(ZeoCoreSchema.LATEST_VERSION);
+            .isEqualTo(ZeoCoreSchema.latestVersion(dialect));
       }
     }
   }
@@ -284,8 +363,8 @@ class ZeoCoreSchemaTest {
       exec(raw, "INSERT INTO confirmation_evidence VALUES ('org', 'e1', 'ref1', 10, '" + "a".repeat(64) + "')");
       exec(raw, "INSERT INTO connector_revisions VALUES ('org', 'r1', '{}')");
       advance(raw, "e1", "CREATED", "REFUSED", 11, 11L);
-      exec(raw, "INSERT INTO receipts (organization_id, execution_id, connection_id, final_state, error_code,"
-          + " error_message, recorded_at) VALUES ('org', 'e1', 'c1', 'REFUSED', 'REQUEST_REFUSED', 'refused', 11)");
+      exec(raw, "INSERT INTO receipts (organization_id, execution_id, sequence, connection_id, final_state, error_code,"
+          + " error_message, recorded_at) VALUES ('org', 'e1', 1, 'c1', 'REFUSED', 'REQUEST_REFUSED', 'refused', 11)");
 
       String[][] cases = {
           {"execution_history", "state = 'CREATED'",
@@ -329,17 +408,17 @@ class ZeoCoreSchemaTest {
       advance(raw, "e1", "CREATED", "AUTHORIZATION_VERIFIED", 11);
       advance(raw, "e1", "AUTHORIZATION_VERIFIED", "PREPARED", 12);
       advance(raw, "e1", "PREPARED", "DISPATCH_STARTED", 13);
-      assertRefused(raw, receipt("e1", "c1", "AMBIGUOUS", 14, null), "receipt state does not match execution");
+      assertRefused(raw, numberedReceipt("e1", "c1", "AMBIGUOUS", 14, null), "receipt state does not match execution");
       advance(raw, "e1", "DISPATCH_STARTED", "AMBIGUOUS", 14);
-      assertRefused(raw, receipt("e1", "other", "AMBIGUOUS", 14, null), "receipt connection mismatch");
-      assertRefused(raw, receipt("e9", "c1", "AMBIGUOUS", 14, null), "receipt execution does not exist");
-      exec(raw, receipt("e1", "c1", "AMBIGUOUS", 14, null));
-      assertRefused(raw, receipt("e1", "c1", "AMBIGUOUS", 15, null), "ambiguity receipt already exists");
+      assertRefused(raw, numberedReceipt("e1", "other", "AMBIGUOUS", 14, null), "receipt connection mismatch");
+      assertRefused(raw, numberedReceipt("e9", "c1", "AMBIGUOUS", 14, null), "receipt execution does not exist");
+      exec(raw, numberedReceipt("e1", "c1", "AMBIGUOUS", 14, null));
+      assertRefused(raw, numberedReceipt("e1", "c1", "AMBIGUOUS", 15, null), "ambiguity receipt already exists");
       advance(raw, "e1", "AMBIGUOUS", "FAILED_SAFE", 16, 16L);
-      assertRefused(raw, receipt("e1", "c1", "FAILED_SAFE", 16, 13L),
+      assertRefused(raw, numberedReceipt("e1", "c1", "FAILED_SAFE", 16, 13L),
           "resolving receipt does not reference persisted ambiguity");
-      exec(raw, receipt("e1", "c1", "FAILED_SAFE", 16, 14L));
-      assertRefused(raw, receipt("e1", "c1", "FAILED_SAFE", 17, 14L), "outcome receipt already exists");
+      exec(raw, numberedReceipt("e1", "c1", "FAILED_SAFE", 16, 14L));
+      assertRefused(raw, numberedReceipt("e1", "c1", "FAILED_SAFE", 17, 14L), "outcome receipt already exists");
     }
   }
 
