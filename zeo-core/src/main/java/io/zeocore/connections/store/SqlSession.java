@@ -43,11 +43,14 @@ final class SqlSession {
   /** Executes an INSERT, UPDATE, DELETE or a statement without result rows; returns the update count. */
   int update(String sql, Object... args) throws SQLException {
     PreparedStatement statement = prepare(sql);
+    boolean ran = false;
     try {
       bind(statement, args);
-      return statement.executeUpdate();
+      int count = statement.executeUpdate();
+      ran = true;
+      return count;
     } finally {
-      release(statement);
+      release(sql, statement, ran);
     }
   }
 
@@ -58,13 +61,16 @@ final class SqlSession {
    */
   int[] updateBatch(String sql, List<Object[]> argumentLists) throws SQLException {
     PreparedStatement statement = prepare(sql);
+    boolean ran = false;
     try {
       for (Object[] args : argumentLists) {
         bind(statement, args);
         statement.addBatch();
       }
       try {
-        return statement.executeBatch();
+        int[] counts = statement.executeBatch();
+        ran = true;
+        return counts;
       } catch (java.sql.BatchUpdateException e) {
         SQLException cause = e.getNextException();
         if (cause != null && cause != e) {
@@ -73,39 +79,48 @@ final class SqlSession {
         }
         throw e;
       } finally {
-        statement.clearBatch();
+        if (ran) {
+          statement.clearBatch();
+        }
       }
     } finally {
-      release(statement);
+      release(sql, statement, ran);
     }
   }
 
   /** Executes a statement that returns no rows and whose update count is meaningless (BEGIN, COMMIT, PRAGMA). */
   void execute(String sql) throws SQLException {
     PreparedStatement statement = prepare(sql);
+    boolean ran = false;
     try {
       statement.execute();
+      ran = true;
     } finally {
-      release(statement);
+      release(sql, statement, ran);
     }
   }
 
   /** The first row read by {@code reader}, or {@code null} when there is none. */
   <T> T first(String sql, RowReader<T> reader, Object... args) throws SQLException {
     PreparedStatement statement = prepare(sql);
+    boolean ran = false;
     try {
       bind(statement, args);
+      T value;
       try (ResultSet rows = statement.executeQuery()) {
-        return rows.next() ? reader.read(rows) : null;
+        value = rows.next() ? reader.read(rows) : null;
       }
+      ran = true;
+      return value;
     } finally {
-      release(statement);
+      release(sql, statement, ran);
     }
   }
 
   /** Every row, in result order. */
   <T> List<T> list(String sql, RowReader<T> reader, Object... args) throws SQLException {
     PreparedStatement statement = prepare(sql);
+    boolean ran = false;
     try {
       bind(statement, args);
       List<T> values = new ArrayList<>();
@@ -114,9 +129,10 @@ final class SqlSession {
           values.add(reader.read(rows));
         }
       }
+      ran = true;
       return values;
     } finally {
-      release(statement);
+      release(sql, statement, ran);
     }
   }
 
@@ -137,11 +153,24 @@ final class SqlSession {
     return statement;
   }
 
-  private void release(PreparedStatement statement) throws SQLException {
+  /**
+   * After use: a plain session closes the statement; a caching one keeps it for the next call when it {@code ran}
+   * without failing. A cached statement whose execution failed is dropped from the cache and closed, so that the next
+   * call prepares it afresh (the driver may have finalized it: SQLite's does on some errors) and so that closing it
+   * can never hide the failure being thrown.
+   */
+  private void release(String sql, PreparedStatement statement, boolean ran) throws SQLException {
     if (cache == null) {
       statement.close();
-    } else {
+    } else if (ran) {
       statement.clearParameters();
+    } else {
+      cache.remove(sql, statement);
+      try {
+        statement.close();
+      } catch (SQLException ignored) {
+        // the failure being thrown is the one that matters
+      }
     }
   }
 
