@@ -32,6 +32,17 @@ final class DataSourceDatabase implements StoreDatabase {
     }
   }
 
+  /** Auto-commit connections run the statement alone; a pool that hands out manual-commit ones gets a transaction. */
+  @Override
+  public <T> T writeStatement(SqlWork<T> work) throws SQLException {
+    try (Connection connection = dataSource.getConnection()) {
+      if (!connection.getAutoCommit()) {
+        return Transactions.inTransaction(sql, SqlSession.plain(connection), work);
+      }
+      return work.run(SqlSession.plain(connection));
+    }
+  }
+
   @Override
   public <T> T read(SqlWork<T> work) throws SQLException {
     try (Connection connection = dataSource.getConnection()) {

@@ -50,9 +50,23 @@ final class ExecutionRecords {
       + " reconciliation_evidence, resolves_ambiguous_recorded_at, reconciliation_attempt_evidence";
   private static final String PRE_DISPATCH_STATES = "('CREATED', 'AUTHORIZATION_VERIFIED', 'PREPARED')";
 
+  /** The SQLSTATE of {@code zeocore_commit_outcome}'s compare-and-set matching no row (nothing was written). */
+  static final String OUTCOME_NOT_MOVED = "ZC001";
+  /** The SQLSTATE of the effect functions refusing an isolation level other than READ COMMITTED. */
+  static final String NOT_READ_COMMITTED = "ZC002";
+
   private final StoreDatabase database;
   private final NonceRecords nonces;
   private final Supplier<UUID> evidenceIds;
+  /** Whether the claim and the outcome are one function call each ({@link SqlDialect#commitsEffectsByFunction}). */
+  private final boolean byFunction;
+  /**
+   * Whether a function call may run alone in auto-commit mode; turned off for good the first time the connections'
+   * default isolation level turns out not to be READ COMMITTED (the call then runs in a READ COMMITTED transaction).
+   */
+  private volatile boolean callsAlone = true;
+  private final String callClaim;
+  private final String callCommitOutcome;
 
   private final String insertExecution;
   private final String advanceExecution;
@@ -107,8 +121,15 @@ final class ExecutionRecords {
         + " WHERE organization_id = ? AND execution_id = ? ORDER BY sequence";
     insertConfirmationEvidence = "INSERT INTO " + confirmationEvidence + " (organization_id, execution_id,"
         + " evidence_ref, observed_at, confirmation_digest) VALUES (?, ?, ?, ?, ?)";
+    byFunction = tables.sql().commitsEffectsByFunction();
+    callClaim = "SELECT " + tables.qualify("zeocore_claim") + "(" + parameters(15) + ")";
+    callCommitOutcome = "SELECT " + tables.qualify("zeocore_commit_outcome") + "(" + parameters(28) + ")";
     selectConfirmationEvidence = "SELECT organization_id, execution_id, evidence_ref, observed_at,"
         + " confirmation_digest FROM " + confirmationEvidence + " WHERE organization_id = ? AND evidence_ref = ?";
+  }
+
+  private static String parameters(int count) {
+    return String.join(", ", java.util.Collections.nCopies(count, "?"));
   }
 
   /** {@code columns} (comma-separated) as {@code alias.column AS column}, for joins that read them by name. */
@@ -182,12 +203,16 @@ final class ExecutionRecords {
     EffectExecution first = snapshots.get(0);
     EffectExecution last = snapshots.get(snapshots.size() - 1);
     try {
-      database.write(s -> {
-        nonces.insert(s, organizationId, nonce, first.createdAt());
-        insertExecution(s, first, true);
-        advanceChain(s, snapshots);
-        return null;
-      });
+      if (byFunction) {
+        writeCall(s -> s.first(callClaim, row -> row.getInt(1), claimArguments(s, organizationId, nonce, snapshots)));
+      } else {
+        database.write(s -> {
+          nonces.insert(s, organizationId, nonce, first.createdAt());
+          insertExecution(s, first, true);
+          advanceChain(s, snapshots);
+          return null;
+        });
+      }
       return new EffectClaim(last, true);
     } catch (SQLException e) {
       if (!database.isConflict(e)) {
@@ -261,6 +286,10 @@ final class ExecutionRecords {
       }
     }
     EffectState expected = expectedPriorState(receipt);
+    if (byFunction) {
+      commitOutcomeByFunction(organizationId, execution, receipt, evidence, expected);
+      return;
+    }
     writeOutcome(s -> {
       if (evidence != null) {
         insertEvidence(s, evidence);
@@ -278,20 +307,100 @@ final class ExecutionRecords {
           execution.operationId().value(), execution.authorizationId().value(), execution.idempotencyKey().value(),
           execution.authorizationDigest(), execution.requestDigest(), Micros.of(execution.createdAt()));
       if (s.update(sql, args.toArray()) != 1) {
-        EffectExecution stored = s.first(selectExecution, ExecutionRecords::readExecution, organizationId.value(),
-            execution.executionId().value());
-        if (stored == null) {
-          throw new ConnectionStoreException("execution does not exist in organization");
-        }
-        if (!stored.hasSameIdentityAs(execution)) {
-          throw new ConnectionStoreException("execution identity is immutable");
-        }
-        throw new ConnectionStoreException("execution state changed concurrently: stored state is "
-            + stored.state() + ", expected " + (expected == null ? "a pre-dispatch state" : expected));
+        throw notMoved(s.first(selectExecution, ExecutionRecords::readExecution, organizationId.value(),
+            execution.executionId().value()), execution, expected);
       }
       insertReceipt(s, receipt);
       return null;
     });
+  }
+
+  /**
+   * {@link #commitOutcome} as one call of {@code zeocore_commit_outcome}: the same writes in the same order in one
+   * statement. When its compare-and-set matches no row it writes nothing and the stored row, read afterwards, chooses
+   * the message as on the statement path.
+   */
+  private void commitOutcomeByFunction(OrganizationId organizationId, EffectExecution execution,
+      EffectReceipt receipt, ConfirmationEvidence evidence, EffectState expected) {
+    NormalizedError error = receipt.normalizedError();
+    Object[] args = {organizationId.value(), execution.executionId().value(),
+        evidence == null ? null : evidence.evidenceRef().value(),
+        evidence == null ? null : Micros.of(evidence.observedAt()),
+        evidence == null ? null : evidence.confirmationDigest(),
+        execution.state().name(), Micros.of(execution.updatedAt()), Micros.ofNullable(execution.completedAt()),
+        expected == null ? null : expected.name(),
+        execution.connectionId().value(), execution.connectorRevision().value(), execution.operationId().value(),
+        execution.authorizationId().value(), execution.idempotencyKey().value(), execution.authorizationDigest(),
+        execution.requestDigest(), Micros.of(execution.createdAt()),
+        receipt.connectionId().value(), receipt.finalState().name(), error == null ? null : error.code().name(),
+        error == null ? null : error.message(), Micros.of(receipt.recordedAt()),
+        Micros.ofNullable(receipt.dispatchStartedAt()), Micros.ofNullable(receipt.resolvedAt()),
+        receipt.confirmationEvidenceRef() == null ? null : receipt.confirmationEvidenceRef().value(),
+        receipt.reconciliationEvidence(), Micros.ofNullable(receipt.resolvesAmbiguousRecordedAt()),
+        receipt.reconciliationAttemptEvidence()};
+    try {
+      writeCall(s -> s.first(callCommitOutcome, row -> row.getInt(1), args));
+    } catch (SQLException e) {
+      if (OUTCOME_NOT_MOVED.equals(e.getSQLState())) {
+        throw notMoved(get(organizationId, execution.executionId()).orElse(null), execution, expected);
+      }
+      if (database.isConflict(e)) {
+        throw new ConnectionStoreException("outcome record conflicts with history", e);
+      }
+      throw database.translate(e, "committing the outcome failed");
+    }
+  }
+
+  /** Why a compare-and-set of {@code execution} from {@code expected} moved no row, judged by the {@code stored} row. */
+  private static ConnectionStoreException notMoved(EffectExecution stored, EffectExecution execution,
+      EffectState expected) {
+    if (stored == null) {
+      return new ConnectionStoreException("execution does not exist in organization");
+    }
+    if (!stored.hasSameIdentityAs(execution)) {
+      return new ConnectionStoreException("execution identity is immutable");
+    }
+    return new ConnectionStoreException("execution state changed concurrently: stored state is "
+        + stored.state() + ", expected " + (expected == null ? "a pre-dispatch state" : expected));
+  }
+
+  /** The arguments of {@code zeocore_claim}: the nonce, the execution's identity and its snapshot chain as arrays. */
+  private static Object[] claimArguments(SqlSession s, OrganizationId organizationId, String nonce,
+      List<EffectExecution> snapshots) throws SQLException {
+    EffectExecution first = snapshots.get(0);
+    String[] states = new String[snapshots.size()];
+    Long[] updatedAts = new Long[snapshots.size()];
+    Long[] completedAts = new Long[snapshots.size()];
+    for (int i = 0; i < snapshots.size(); i++) {
+      EffectExecution snapshot = snapshots.get(i);
+      states[i] = snapshot.state().name();
+      updatedAts[i] = Micros.of(snapshot.updatedAt());
+      completedAts[i] = Micros.ofNullable(snapshot.completedAt());
+    }
+    return new Object[] {organizationId.value(), nonce, Micros.of(first.createdAt()),
+        first.executionId().value(), first.connectionId().value(), first.connectorRevision().value(),
+        first.operationId().value(), first.authorizationId().value(), first.idempotencyKey().value(),
+        first.authorizationDigest(), first.requestDigest(), Micros.of(first.createdAt()),
+        s.array("text", states), s.array("bigint", updatedAts), s.array("bigint", completedAts)};
+  }
+
+  /**
+   * Runs one effect function call as a write: alone in auto-commit mode (one round trip) while the connections'
+   * default isolation level is READ COMMITTED, else — from the first refusal on — inside a transaction that sets it.
+   * A refused call wrote nothing.
+   */
+  private <T> T writeCall(SqlWork<T> call) throws SQLException {
+    if (callsAlone) {
+      try {
+        return database.writeStatement(call);
+      } catch (SQLException e) {
+        if (!NOT_READ_COMMITTED.equals(e.getSQLState())) {
+          throw e;
+        }
+        callsAlone = false;
+      }
+    }
+    return database.write(call);
   }
 
   /**

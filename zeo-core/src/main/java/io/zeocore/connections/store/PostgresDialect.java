@@ -134,6 +134,11 @@ final class PostgresDialect implements SqlDialect {
   }
 
   @Override
+  public boolean commitsEffectsByFunction() {
+    return true;
+  }
+
+  @Override
   public @Nullable String nextReceiptSequence(String receiptsTable) {
     return null; // bigserial
   }

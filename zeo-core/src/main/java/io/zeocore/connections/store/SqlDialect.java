@@ -52,6 +52,13 @@ sealed interface SqlDialect permits SqliteDialect, PostgresDialect {
   String databaseNowMicros();
 
   /**
+   * Whether the schema has the functions {@code zeocore_claim} and {@code zeocore_commit_outcome} (PostgreSQL, schema
+   * version 5): an effect's claim and outcome are then one call each, one round trip each, instead of a statement per
+   * row. SQLite, in process, gains nothing from them.
+   */
+  boolean commitsEffectsByFunction();
+
+  /**
    * The value of {@code sequence} for a new receipt, as an SQL expression over the insert's first two parameters
    * ({@code ?1} the organization, {@code ?2} the execution), or {@code null} when the column numbers itself.
    * PostgreSQL draws it from the column's own sequence; SQLite (schema version 5) keys receipts by execution and

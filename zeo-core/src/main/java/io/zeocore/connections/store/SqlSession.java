@@ -14,7 +14,7 @@ import java.util.Map;
  * A connection with small helpers for parameterized statements. On the embedded SQLite writer the prepared
  * statements are cached for the connection's life (one {@code sqlite3_prepare} per distinct SQL text, not per call);
  * on borrowed connections they are prepared and closed per call. Parameters are {@link String}, {@link Long},
- * {@link Integer} or {@code null}.
+ * {@link Integer}, {@link java.sql.Array} or {@code null}.
  */
 final class SqlSession {
 
@@ -186,10 +186,17 @@ final class SqlSession {
         statement.setLong(index, number);
       } else if (arg instanceof Integer number) {
         statement.setInt(index, number);
+      } else if (arg instanceof java.sql.Array array) {
+        statement.setArray(index, array);
       } else {
         throw new IllegalArgumentException("unsupported sql parameter type " + arg.getClass().getName());
       }
     }
+  }
+
+  /** An SQL array of {@code type} (for example {@code text}, {@code bigint}) on this session's connection. */
+  java.sql.Array array(String type, Object[] elements) throws SQLException {
+    return connection.createArrayOf(type, elements);
   }
 
   /** A new statement cache for one connection. */

@@ -86,6 +86,11 @@ final class SqliteDialect implements SqlDialect {
   }
 
   @Override
+  public boolean commitsEffectsByFunction() {
+    return false;
+  }
+
+  @Override
   public String nextReceiptSequence(String receiptsTable) {
     return "(SELECT coalesce(max(sequence), 0) + 1 FROM " + receiptsTable
         + " WHERE organization_id = ?1 AND execution_id = ?2)";

@@ -22,6 +22,16 @@ interface StoreDatabase extends AutoCloseable {
   <T> T read(SqlWork<T> work) throws SQLException;
 
   /**
+   * Runs {@code work}, which makes exactly one statement, as a write that is that statement alone: where the
+   * connection commits each statement by itself (auto-commit), the statement's own transaction is the commit — one
+   * round trip, atomic and durable when it returns, at the connection's default isolation level. Elsewhere the same
+   * as {@link #write(SqlWork)}.
+   */
+  default <T> T writeStatement(SqlWork<T> work) throws SQLException {
+    return write(work);
+  }
+
+  /**
    * {@link #write(SqlWork)}, with an SQL failure turned into a {@link ConnectionStoreException} carrying the schema's
    * words or else {@code failure} ({@link StoreFailures#translate}).
    */

@@ -15,6 +15,7 @@ import io.zeocore.connections.contract.ConnectorRevision;
 import io.zeocore.connections.contract.ContractFixtures;
 import io.zeocore.connections.contract.EffectExecution;
 import io.zeocore.connections.contract.ExecutionId;
+import io.zeocore.connections.contract.IdempotencyKey;
 import io.zeocore.connections.contract.EffectReceipt;
 import io.zeocore.connections.contract.EffectState;
 import io.zeocore.connections.contract.NormalizedError;
@@ -54,7 +55,7 @@ class PostgresConnectionStoreTest extends AbstractJdbcConnectionStoreTest {
     StoreInfo info = store.info();
     assertThat(info.dialect()).isEqualTo(Dialect.POSTGRESQL);
     assertThat(info.schema()).isEqualTo(schema.name());
-    assertThat(info.schemaVersion()).isEqualTo("4");
+    assertThat(info.schemaVersion()).isEqualTo("5");
     assertThat(info.databaseFile()).isNull();
     assertThat(info.fileModes()).isEmpty();
     assertThat(store.schema()).contains(schema.name());
@@ -100,7 +101,7 @@ class PostgresConnectionStoreTest extends AbstractJdbcConnectionStoreTest {
       assertThat(byUrl.dialect()).isEqualTo(Dialect.POSTGRESQL);
       assertThat(byUrl.getExecution(ORG, EXECUTION)).contains(last(toDispatchStarted(EXECUTION, KEY)));
       assertThat(detected.dialect()).isEqualTo(Dialect.POSTGRESQL);
-      assertThat(detected.info().schemaVersion()).isEqualTo("4");
+      assertThat(detected.info().schemaVersion()).isEqualTo("5");
       assertThat(detected.executionCountsByState()).containsEntry(EffectState.DISPATCH_STARTED, 1L);
     }
   }
@@ -139,6 +140,41 @@ class PostgresConnectionStoreTest extends AbstractJdbcConnectionStoreTest {
           : new ExecutionId("exec-a");
       assertThat(store.getExecution(ORG, loser)).isEmpty();
       assertThat(store.getExecutionHistory(ORG, winner.executionId())).hasSize(4);
+    }
+  }
+
+  @Test
+  void claimsAndOutcomesAreOneFunctionCallEachAndFallBackToAReadCommittedTransaction() throws Exception {
+    // zeocore_claim / zeocore_commit_outcome run alone in auto-commit mode at READ COMMITTED; a pool whose sessions
+    // default to REPEATABLE READ gets the refusal (nothing written) once and then the transaction path
+    for (String options : java.util.Arrays.asList(null, "-c default_transaction_isolation=repeatable\\ read")) {
+      ExecutionId id = new ExecutionId(options == null ? "exec-rc" : "exec-rr");
+      IdempotencyKey key = new IdempotencyKey(options == null ? "key-rc" : "key-rr");
+      try (JdbcConnectionStore instance = instance(PostgresTestSchema.newDataSource(options))) {
+        List<EffectExecution> claimed = toDispatchStarted(id, key);
+        assertThat(instance.claimExecution(ORG, "nonce-" + id.value(), claimed).claimed()).isTrue();
+        assertThat(instance.claimExecution(ORG, "nonce-" + id.value(), claimed).claimed()).as("replayed").isFalse();
+        EffectExecution started = last(claimed);
+        Instant at = started.updatedAt().plus(1, ChronoUnit.MICROS);
+        // a reference of its own: every instance() draws evidence ids from the same fixed sequence
+        ConfirmationEvidence evidence = new ConfirmationEvidence(
+            io.zeocore.connections.contract.ConfirmationEvidenceRef.of(java.util.UUID.randomUUID()), ORG, id, at, HEX);
+        instance.commitOutcome(ORG, started.transitionTo(EffectState.SUCCEEDED, at), new EffectReceipt(id, ORG,
+            CONNECTION, EffectState.SUCCEEDED, null, at, started.updatedAt(), null, evidence.evidenceRef(), null,
+            null, null), evidence);
+        assertThatThrownBy(() -> instance.commitOutcome(ORG, started.transitionTo(EffectState.FAILED_SAFE, at),
+            new EffectReceipt(id, ORG, CONNECTION, EffectState.FAILED_SAFE,
+                new NormalizedError(NormalizedErrorCode.FAILED_SAFE, "declined", null), at, started.updatedAt(),
+                null, null, null, null, null)))
+            .isInstanceOf(ConnectionStoreException.class)
+            .hasMessage("execution state changed concurrently: stored state is SUCCEEDED, expected DISPATCH_STARTED");
+      }
+      assertThat(store.getExecutionHistory(ORG, id)).extracting(EffectExecution::state).containsExactly(
+          EffectState.CREATED, EffectState.AUTHORIZATION_VERIFIED, EffectState.PREPARED, EffectState.DISPATCH_STARTED,
+          EffectState.SUCCEEDED);
+      assertThat(store.getReceiptsForExecution(ORG, id)).singleElement()
+          .extracting(EffectReceipt::finalState).isEqualTo(EffectState.SUCCEEDED);
+      assertThat(store.getEvidenceReferencesForExecution(ORG, id)).hasSize(1);
     }
   }
 

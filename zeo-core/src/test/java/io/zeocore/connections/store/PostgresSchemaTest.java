@@ -39,15 +39,15 @@ class PostgresSchemaTest {
           "confirmation_evidence", "authorization_nonces", "observations", "observation_receipts", "dispatch_clock",
           "recovery_leases");
       assertThat(strings(raw, "SELECT version FROM " + schema.name() + ".zeocore_schema_history"
-          + " WHERE type = 'SQL' ORDER BY installed_rank")).containsExactly("1", "2", "3", "4");
+          + " WHERE type = 'SQL' ORDER BY installed_rank")).containsExactly("1", "2", "3", "4", "5");
       assertThat(strings(raw, "SELECT table_schema FROM information_schema.tables"
           + " WHERE table_name IN ('flyway_schema_history', 'executions') AND table_schema = '" + schema.name()
           + "'")).containsExactly(schema.name());
     }
     ZeoCoreSchema.Migration again = ZeoCoreSchema.migrate(dataSource, Dialect.POSTGRESQL, schema.name());
     assertThat(again.migrationsExecuted()).isZero();
-    assertThat(again.schemaVersion()).isEqualTo("4");
-    assertThat(ZeoCoreSchema.appliedVersion(dataSource, Dialect.POSTGRESQL, schema.name())).contains("4");
+    assertThat(again.schemaVersion()).isEqualTo("5");
+    assertThat(ZeoCoreSchema.appliedVersion(dataSource, Dialect.POSTGRESQL, schema.name())).contains("5");
     assertThat(ZeoCoreSchema.appliedVersion(dataSource, Dialect.POSTGRESQL, schema.name() + "_never")).isEmpty();
   }
 
@@ -57,7 +57,7 @@ class PostgresSchemaTest {
       DataSource dataSource = PostgresTestSchema.newDataSource();
       assertThat(ZeoCoreSchema.appliedVersion(dataSource, Dialect.POSTGRESQL, fresh.name())).isEmpty();
       ZeoCoreSchema.Migration migration = ZeoCoreSchema.migrate(dataSource, Dialect.POSTGRESQL, fresh.name());
-      assertThat(migration).isEqualTo(new ZeoCoreSchema.Migration(Dialect.POSTGRESQL, "4", 4));
+      assertThat(migration).isEqualTo(new ZeoCoreSchema.Migration(Dialect.POSTGRESQL, "5", 5));
       try (Connection raw = fresh.connect()) {
         exec(raw, "INSERT INTO " + fresh.name() + ".zeocore_schema_history (installed_rank, version, description,"
             + " type, script, checksum, installed_by, execution_time, success) VALUES (99, '99', 'future', 'SQL',"
