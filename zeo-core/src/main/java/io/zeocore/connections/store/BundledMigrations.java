@@ -9,6 +9,8 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
 import java.util.zip.CRC32;
 import org.springframework.core.io.Resource;
 import org.springframework.core.io.support.PathMatchingResourcePatternResolver;
@@ -35,8 +37,7 @@ record BundledMigrations(List<Script> scripts) {
     scripts = List.copyOf(scripts);
   }
 
-  private static final java.util.concurrent.ConcurrentMap<Dialect, BundledMigrations> SHIPPED =
-      new java.util.concurrent.ConcurrentHashMap<>();
+  private static final ConcurrentMap<Dialect, BundledMigrations> SHIPPED = new ConcurrentHashMap<>();
 
   /**
    * The scripts of {@code dialect} in ZeoCore's own jar (the class loader of this class), read once per dialect and

@@ -29,7 +29,9 @@ import java.util.function.Supplier;
  * compare-and-set), {@code execution_history} (written by the schema's trigger on every state change), receipts,
  * evidence references and confirmation evidence. The two writes on the dispatch path are one method each, one
  * transaction each: {@link #claim} (nonce, execution and its snapshot chain) and {@link #commitOutcome} (evidence,
- * the state's compare-and-set and the receipt).
+ * the state's compare-and-set and the receipt). On PostgreSQL each is one call of a schema function
+ * ({@code zeocore_claim}, {@code zeocore_commit_outcome}: the same statements in the same order, one round trip); on
+ * SQLite, in process, the statements are sent one by one.
  *
  * <p>Every state change is {@code UPDATE … WHERE state = <expected>} with the row count checked: a concurrent writer
  * that advanced the row first leaves this one matching nothing, and it fails with "execution state changed
@@ -129,7 +131,7 @@ final class ExecutionRecords {
   }
 
   private static String parameters(int count) {
-    return String.join(", ", java.util.Collections.nCopies(count, "?"));
+    return String.join(", ", Collections.nCopies(count, "?"));
   }
 
   /** {@code columns} (comma-separated) as {@code alias.column AS column}, for joins that read them by name. */
@@ -491,7 +493,7 @@ final class ExecutionRecords {
     if (snapshots.size() < 2) {
       return;
     }
-    List<Object[]> steps = new java.util.ArrayList<>(snapshots.size() - 1);
+    List<Object[]> steps = new ArrayList<>(snapshots.size() - 1);
     for (int i = 1; i < snapshots.size(); i++) {
       EffectExecution next = snapshots.get(i);
       steps.add(new Object[] {next.state().name(), Micros.of(next.updatedAt()), Micros.ofNullable(next.completedAt()),
