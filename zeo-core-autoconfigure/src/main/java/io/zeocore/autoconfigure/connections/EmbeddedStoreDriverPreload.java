@@ -10,11 +10,12 @@ import org.springframework.util.ClassUtils;
 /**
  * Starts loading the embedded store's SQLite driver — its classes and its native library, which sqlite-jdbc extracts
  * and loads on every start — and {@linkplain SqliteDatabase#warmUp() warming up} the store's opening path (a
- * connection to a private in-memory database, the shipped migrations' checksums) on a background thread as soon as the environment is known, so that the context is
- * created and refreshed meanwhile and the store, opened later on the main thread, does not wait for it. Only when
- * the store will be ZeoCore's own SQLite file (some {@code zeocore.connections} setting, as for the store itself, and
- * no {@code store.url}, no {@code store.datasource: application}). It opens nothing and decides nothing: a failure here is ignored, and opening the
- * store still happens, and still stops start-up when it fails, on the main thread.
+ * connection to a private in-memory database, the shipped migrations' checksums) on a background thread as soon as
+ * the environment is known, so that the context is created and refreshed meanwhile and the store, opened later on the
+ * main thread, does not wait for it. Only when the store will be ZeoCore's own SQLite file (some
+ * {@code zeocore.connections} setting other than an off-switch, as for the store itself, and no {@code store.url}, no
+ * {@code store.datasource: application}). It opens no file and decides nothing: a failure here is ignored, and
+ * opening the store still happens, and still stops start-up when it fails, on the main thread.
  */
 public final class EmbeddedStoreDriverPreload implements EnvironmentPostProcessor {
 

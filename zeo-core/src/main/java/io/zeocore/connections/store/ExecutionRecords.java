@@ -353,7 +353,7 @@ final class ExecutionRecords {
     }
   }
 
-  /** Why a compare-and-set of {@code execution} from {@code expected} moved no row, judged by the {@code stored} row. */
+  /** Why the compare-and-set of {@code execution} from {@code expected} moved no row, judged by the stored row. */
   private static ConnectionStoreException notMoved(EffectExecution stored, EffectExecution execution,
       EffectState expected) {
     if (stored == null) {
