@@ -68,13 +68,11 @@ BEGIN
   SELECT RAISE(ABORT, 'zeocore-rule: history is append-only');
 END;
 
+-- an inserted execution's snapshot is the first of its history
 CREATE TRIGGER executions_history_on_insert AFTER INSERT ON executions
 BEGIN
   INSERT INTO execution_history (organization_id, execution_id, sequence, state, recorded_at, completed_at)
-  VALUES (NEW.organization_id, NEW.execution_id,
-          (SELECT coalesce(max(sequence), 0) + 1 FROM execution_history
-           WHERE organization_id = NEW.organization_id AND execution_id = NEW.execution_id),
-          NEW.state, NEW.updated_at, NEW.completed_at);
+  VALUES (NEW.organization_id, NEW.execution_id, 1, NEW.state, NEW.updated_at, NEW.completed_at);
 END;
 
 CREATE TRIGGER executions_history_on_update AFTER UPDATE ON executions
