@@ -179,6 +179,31 @@ class PostgresConnectionStoreTest extends AbstractJdbcConnectionStoreTest {
   }
 
   @Test
+  void effectCommitsAreDurableWhenThePoolHandsOutManualCommitConnections() throws Exception {
+    DataSource manualCommit = new org.springframework.jdbc.datasource.DelegatingDataSource(
+        PostgresTestSchema.newDataSource()) {
+      @Override
+      public Connection getConnection() throws SQLException {
+        Connection connection = super.getConnection();
+        connection.setAutoCommit(false);
+        return connection;
+      }
+    };
+    try (JdbcConnectionStore instance = instance(manualCommit)) {
+      List<EffectExecution> claimed = toDispatchStarted(EXECUTION, KEY);
+      assertThat(instance.claimExecution(ORG, "nonce-manual", claimed).claimed()).isTrue();
+      EffectExecution started = last(claimed);
+      Instant at = started.updatedAt().plus(1, ChronoUnit.MICROS);
+      instance.commitOutcome(ORG, started.transitionTo(EffectState.FAILED_SAFE, at), new EffectReceipt(EXECUTION,
+          ORG, CONNECTION, EffectState.FAILED_SAFE, new NormalizedError(NormalizedErrorCode.FAILED_SAFE, "declined",
+              null), at, started.updatedAt(), null, null, null, null, null));
+    }
+    // read through the suite's own store: both commits are visible from another connection
+    assertThat(store.getExecution(ORG, EXECUTION).orElseThrow().state()).isEqualTo(EffectState.FAILED_SAFE);
+    assertThat(store.getReceiptsForExecution(ORG, EXECUTION)).hasSize(1);
+  }
+
+  @Test
   void twoInstancesRecordingOutcomesForOneDispatchAtOnceCommitExactlyOne() throws Exception {
     raceTwoOutcomes(null);
   }
