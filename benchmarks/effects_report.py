@@ -75,15 +75,17 @@ def label(name):
 
 def table(rows, contenders, wal):
     out = ["| Contender | Effects/s | CPU µs/effect | Allocated B/effect | "
-           + ("WAL B/effect (server) | " if wal else "Written B/effect | write() calls/effect | ")
+           + ("WAL B/effect (server) | client write() calls/effect (≈ round trips) | " if wal
+              else "Written B/effect | write() calls/effect | ")
            + "Latency p50 / p99 (ms) |",
-           "|---|---:|---:|---:|" + ("---:|" if wal else "---:|---:|") + "---:|"]
+           "|---|---:|---:|---:|---:|---:|---:|"]
     for name in rows:
         c = contenders.get(name)
         if not c:
             continue
-        io = (f"{c['walBytesPerEffect']:.0f} | " if wal
-              else f"{c['writeBytesPerEffect']:.0f} | {c['writeCallsPerEffect']:.1f} | ")
+        calls = f"{c['writeCallsPerEffect']:.1f}" if c['writeCallsPerEffect'] > 0 else "–"
+        io = (f"{c['walBytesPerEffect']:.0f} | {calls} | " if wal
+              else f"{c['writeBytesPerEffect']:.0f} | {calls} | ")
         out.append(f"| {label(name)} | {c['effectsPerSecond']:.0f} | {c['cpuMicrosPerEffect']:.0f} | "
                    f"{c['allocatedBytesPerEffect']:.0f} | {io}{c['latencyP50Micros'] / 1000:.1f} / "
                    f"{c['latencyP99Micros'] / 1000:.1f} |")
