@@ -3,7 +3,6 @@ package io.zeocore.autoconfigure.validation;
 import org.springframework.boot.EnvironmentPostProcessor;
 import org.springframework.boot.SpringApplication;
 import org.springframework.core.env.ConfigurableEnvironment;
-import org.springframework.util.ClassUtils;
 
 /**
  * Starts reading the configuration-key model ({@link ConfigurationKeyModel}: every {@code zeocore.} group and property
@@ -20,8 +19,6 @@ public final class ConfigurationKeyModelPreload implements EnvironmentPostProces
     if (!environment.getProperty("zeocore.validation.unknown-keys", Boolean.class, true)) {
       return;
     }
-    ClassLoader classLoader = application.getClassLoader() != null ? application.getClassLoader()
-        : ClassUtils.getDefaultClassLoader();
-    ConfigurationKeyModel.preload(classLoader);
+    ConfigurationKeyModel.preload(application.getClassLoader());
   }
 }

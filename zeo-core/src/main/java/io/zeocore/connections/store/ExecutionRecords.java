@@ -253,20 +253,25 @@ final class ExecutionRecords {
     }
   }
 
-  /**
-   * Runs {@link #commitOutcome}'s transaction. Any uniqueness clash (a receipt at the same {@code recordedAt}, evidence
-   * already recorded, ...) rolls the whole outcome back and reads, as in the reference, "outcome record conflicts with
-   * history".
-   */
+  /** Runs {@link #commitOutcome}'s transaction; a failure reads as {@link #outcomeFailure} says. */
   private void writeOutcome(SqlWork<Void> work) {
     try {
       database.write(work);
     } catch (SQLException e) {
-      if (database.isConflict(e)) {
-        throw new ConnectionStoreException("outcome record conflicts with history", e);
-      }
-      throw database.translate(e, "committing the outcome failed");
+      throw outcomeFailure(e);
     }
+  }
+
+  /**
+   * Why an outcome's transaction failed (nothing of it was written): any uniqueness clash (a receipt at the same
+   * {@code recordedAt}, evidence already recorded, ...) reads, as in the reference, "outcome record conflicts with
+   * history"; anything else in the schema's words.
+   */
+  private ConnectionStoreException outcomeFailure(SQLException e) {
+    if (database.isConflict(e)) {
+      return new ConnectionStoreException("outcome record conflicts with history", e);
+    }
+    return database.translate(e, "committing the outcome failed");
   }
 
   /**
@@ -346,10 +351,7 @@ final class ExecutionRecords {
       if (OUTCOME_NOT_MOVED.equals(e.getSQLState())) {
         throw notMoved(get(organizationId, execution.executionId()).orElse(null), execution, expected);
       }
-      if (database.isConflict(e)) {
-        throw new ConnectionStoreException("outcome record conflicts with history", e);
-      }
-      throw database.translate(e, "committing the outcome failed");
+      throw outcomeFailure(e);
     }
   }
 
