@@ -25,10 +25,6 @@ import org.springframework.core.ResolvableType;
 import org.springframework.core.io.Resource;
 import org.springframework.util.ClassUtils;
 import org.springframework.util.unit.DataSize;
-import tools.jackson.core.JsonParser;
-import tools.jackson.core.JsonToken;
-import tools.jackson.core.ObjectReadContext;
-import tools.jackson.core.json.JsonFactory;
 
 /**
  * What ZeoCore's configuration keys are: the groups and properties of every configuration-metadata file on the class
@@ -39,8 +35,6 @@ import tools.jackson.core.json.JsonFactory;
 final class ConfigurationKeyModel {
 
   static final String ROOT = "zeocore";
-
-  private static final JsonFactory JSON = new JsonFactory();
 
   /** Root groups (backed by a {@code @ConfigurationProperties} class) by name. */
   private final Map<String, Class<?>> groups;
@@ -114,50 +108,20 @@ final class ConfigurationKeyModel {
 
   /**
    * Reads one metadata file. Most files on a class path (Spring Boot's own are large) name no {@code zeocore.} key:
-   * they are recognized by a byte search and not parsed at all; the rest are read with Jackson's streaming parser
-   * (no object mapper), keeping only the names and types of groups and properties.
+   * they are recognized by a text search and not parsed at all; the rest are read by
+   * {@link ConfigurationMetadataReader}, keeping only the names and types of groups and properties.
    */
   private static void read(URL url, ClassLoader classLoader, Map<String, Class<?>> groups, TreeSet<String> names) {
     try (InputStream in = url.openStream()) {
-      byte[] bytes = in.readAllBytes();
-      if (!new String(bytes, StandardCharsets.UTF_8).contains("\"" + ROOT + ".")) {
+      String json = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+      if (!json.contains("\"" + ROOT + ".")) {
         return;
       }
-      try (JsonParser parser = JSON.createParser(ObjectReadContext.empty(), bytes)) {
-        if (parser.nextToken() != JsonToken.START_OBJECT) {
-          return;
-        }
-        while (parser.nextToken() == JsonToken.PROPERTY_NAME) {
-          String section = parser.currentName();
-          parser.nextToken();
-          if ((section.equals("groups") || section.equals("properties"))
-              && parser.currentToken() == JsonToken.START_ARRAY) {
-            while (parser.nextToken() == JsonToken.START_OBJECT) {
-              Map<String, String> entry = strings(parser);
-              add(entry, section.equals("groups"), classLoader, groups, names);
-            }
-          } else {
-            parser.skipChildren();
-          }
-        }
-      }
+      ConfigurationMetadataReader.read(json,
+          (section, entry) -> add(entry, section.equals("groups"), classLoader, groups, names));
     } catch (IOException | RuntimeException unreadable) {
-      // a file that cannot be read or parsed adds no keys
+      // a file that cannot be read or parsed adds no keys (entries read before the fault stay)
     }
-  }
-
-  /** The string fields of the object the parser is at (nested values skipped); leaves it at the object's end. */
-  private static Map<String, String> strings(JsonParser parser) {
-    Map<String, String> fields = new LinkedHashMap<>();
-    while (parser.nextToken() == JsonToken.PROPERTY_NAME) {
-      String field = parser.currentName();
-      if (parser.nextToken() == JsonToken.VALUE_STRING) {
-        fields.put(field, parser.getString());
-      } else {
-        parser.skipChildren();
-      }
-    }
-    return fields;
   }
 
   private static void add(Map<String, String> entry, boolean group, ClassLoader classLoader,
