@@ -6,15 +6,36 @@ import java.time.InstantSource;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
+import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
-/** The value of an HTTP {@code Retry-After} header (RFC 9110 §10.2.3), for every client and classifier of ZeoCore. */
+/**
+ * The delay a failed HTTP response asks for: its {@code Retry-After} header (RFC 9110 §10.2.3) and OpenAI's
+ * {@code retry-after-ms}, for every client and classifier of ZeoCore.
+ */
 public final class RetryAfterHeader {
 
   /** Larger delays are clamped: any of them outlasts every sane budget, and this one still fits in nanoseconds. */
   public static final Duration MAX = Duration.ofSeconds(Integer.MAX_VALUE);
 
+  private static final Pattern MILLIS = Pattern.compile("[0-9]{1,15}(\\.[0-9]{1,9})?");
+
   private RetryAfterHeader() {}
+
+  /**
+   * OpenAI's {@code retry-after-ms} (milliseconds, possibly fractional) when present and valid, otherwise
+   * {@code retryAfter} as {@link #parse(String, InstantSource)} reads it.
+   *
+   * @return the delay, or {@code null} when neither value is present and valid
+   */
+  public static @Nullable Duration parse(@Nullable String retryAfter, @Nullable String retryAfterMillis,
+      InstantSource clock) {
+    if (retryAfterMillis != null && MILLIS.matcher(retryAfterMillis.trim()).matches()) {
+      double nanos = Double.parseDouble(retryAfterMillis.trim()) * 1_000_000d;
+      return nanos >= MAX.toNanos() ? MAX : Duration.ofNanos((long) nanos);
+    }
+    return parse(retryAfter, clock);
+  }
 
   /**
    * The delay a {@code Retry-After} value asks for: delay-seconds, or an HTTP date (RFC 1123) measured on

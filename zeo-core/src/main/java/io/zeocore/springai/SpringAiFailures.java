@@ -4,6 +4,7 @@ import io.zeocore.execution.AttemptError;
 import io.zeocore.execution.ExceptionClassifier;
 import io.zeocore.execution.FailureClassification;
 import io.zeocore.execution.FailureKind;
+import io.zeocore.internal.RetryAfterHeader;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Clock;

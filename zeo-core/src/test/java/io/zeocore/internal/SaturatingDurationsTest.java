@@ -45,6 +45,17 @@ class SaturatingDurationsTest {
     assertThat(RetryAfterHeader.parse(null, clock)).isNull();
   }
 
+  @Test
+  void retryAfterMillisAsksFirstAndFallsBackToRetryAfterWhenItDoesNotParse() {
+    InstantSource clock = InstantSource.fixed(Instant.parse("2015-10-21T07:26:00Z"));
+    assertThat(RetryAfterHeader.parse("7", " 1500.5 ", clock)).isEqualTo(Duration.ofNanos(1_500_500_000L));
+    assertThat(RetryAfterHeader.parse("7", "soon", clock)).isEqualTo(Duration.ofSeconds(7));
+    assertThat(RetryAfterHeader.parse("7", null, clock)).isEqualTo(Duration.ofSeconds(7));
+    assertThat(RetryAfterHeader.parse(null, "999999999999999", clock)).isEqualTo(RetryAfterHeader.MAX);
+    assertThat(RetryAfterHeader.parse(null, "-5", clock)).isNull();
+    assertThat(RetryAfterHeader.parse(null, null, clock)).isNull();
+  }
+
   private static final class ChronoTestValues {
     static final Duration FOREVER = Duration.ofSeconds(Long.MAX_VALUE, 999_999_999);
   }
