@@ -2,6 +2,7 @@ package io.zeocore.autoconfigure.validation;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.Consumer;
 
 /**
  * Reads the {@code groups} and {@code properties} entries of a Spring Boot configuration-metadata file (JSON, RFC 8259)
@@ -50,57 +51,34 @@ final class ConfigurationMetadataReader {
   }
 
   private void document(EntryConsumer entries) {
-    expect('{');
-    if (!consume('}')) {
-      do {
-        String section = string();
-        expect(':');
-        boolean listed = section.equals("groups") || section.equals("properties");
-        if (listed && peek() == '[') {
-          entries(section, entries);
-        } else {
-          skipValue(1);
-        }
-      } while (consume(','));
-      expect('}');
-    }
+    object(section -> {
+      if ((section.equals("groups") || section.equals("properties")) && peek() == '[') {
+        array(() -> {
+          if (peek() == '{') {
+            entries.accept(section, stringFields());
+          } else {
+            skipValue(2);
+          }
+        });
+      } else {
+        skipValue(1);
+      }
+    });
     if (peek() != -1) {
       throw malformed("the end of the document");
     }
   }
 
-  private void entries(String section, EntryConsumer entries) {
-    expect('[');
-    if (consume(']')) {
-      return;
-    }
-    do {
-      if (peek() == '{') {
-        entries.accept(section, stringFields());
-      } else {
-        skipValue(2);
-      }
-    } while (consume(','));
-    expect(']');
-  }
-
   /** The string-valued fields of the object at the position; other fields are skipped. */
   private Map<String, String> stringFields() {
     Map<String, String> fields = new LinkedHashMap<>();
-    expect('{');
-    if (consume('}')) {
-      return fields;
-    }
-    do {
-      String field = string();
-      expect(':');
+    object(field -> {
       if (peek() == '"') {
         fields.put(field, string());
       } else {
         skipValue(3);
       }
-    } while (consume(','));
-    expect('}');
+    });
     return fields;
   }
 
@@ -110,28 +88,40 @@ final class ConfigurationMetadataReader {
     }
     int next = peek();
     if (next == '{') {
-      position++;
-      if (!consume('}')) {
-        do {
-          string();
-          expect(':');
-          skipValue(depth + 1);
-        } while (consume(','));
-        expect('}');
-      }
+      object(field -> skipValue(depth + 1));
     } else if (next == '[') {
-      position++;
-      if (!consume(']')) {
-        do {
-          skipValue(depth + 1);
-        } while (consume(','));
-        expect(']');
-      }
+      array(() -> skipValue(depth + 1));
     } else if (next == '"') {
       string();
     } else if (!literal("true") && !literal("false") && !literal("null")) {
       number();
     }
+  }
+
+  /** Reads the object at the position, handing each member's name to {@code member}, which reads its value. */
+  private void object(Consumer<String> member) {
+    expect('{');
+    if (consume('}')) {
+      return;
+    }
+    do {
+      String name = string();
+      expect(':');
+      member.accept(name);
+    } while (consume(','));
+    expect('}');
+  }
+
+  /** Reads the array at the position, {@code element} reading each element. */
+  private void array(Runnable element) {
+    expect('[');
+    if (consume(']')) {
+      return;
+    }
+    do {
+      element.run();
+    } while (consume(','));
+    expect(']');
   }
 
   private boolean literal(String word) {
