@@ -46,22 +46,12 @@ class RaceAndReplayTest {
 
   @Test
   void sqliteThreadsOnTwoStoreInstancesDispatchEachIdentityOnce() throws Exception {
-    Path file = temp.resolve("threads/zeocore.db");
-    try (JdbcConnectionStore a = World.seed(JdbcConnectionStore.openSqlite(file));
-        JdbcConnectionStore b = JdbcConnectionStore.openSqlite(file)) {
-      threadRace("SQLite", a, b);
-    }
+    World.onTwoSqliteStores(temp.resolve("threads/zeocore.db"), this::threadRace);
   }
 
   @Test
   void postgresThreadsOnTwoStoreInstancesDispatchEachIdentityOnce() throws Exception {
-    Pg.require(SECTION + " on PostgreSQL");
-    String schema = Pg.newSchema();
-    try (JdbcConnectionStore a = World.seed(Pg.store(schema)); JdbcConnectionStore b = Pg.store(schema)) {
-      threadRace("PostgreSQL", a, b);
-    } finally {
-      Pg.drop(schema);
-    }
+    World.onTwoPostgresStores(SECTION, this::threadRace);
   }
 
   private void threadRace(String dialect, JdbcConnectionStore a, JdbcConnectionStore b) throws Exception {

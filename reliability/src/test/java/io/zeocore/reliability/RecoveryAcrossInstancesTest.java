@@ -51,22 +51,12 @@ class RecoveryAcrossInstancesTest {
 
   @Test
   void sixSqliteSweepersOverTwoStoreInstancesReconcileEachEffectOnce() throws Exception {
-    Path file = temp.resolve("sweep/zeocore.db");
-    try (JdbcConnectionStore a = World.seed(JdbcConnectionStore.openSqlite(file));
-        JdbcConnectionStore b = JdbcConnectionStore.openSqlite(file)) {
-      sweepers("SQLite", a, b);
-    }
+    World.onTwoSqliteStores(temp.resolve("sweep/zeocore.db"), this::sweepers);
   }
 
   @Test
   void sixPostgresSweepersOverTwoStoreInstancesReconcileEachEffectOnce() throws Exception {
-    Pg.require(SECTION + " on PostgreSQL");
-    String schema = Pg.newSchema();
-    try (JdbcConnectionStore a = World.seed(Pg.store(schema)); JdbcConnectionStore b = Pg.store(schema)) {
-      sweepers("PostgreSQL", a, b);
-    } finally {
-      Pg.drop(schema);
-    }
+    World.onTwoPostgresStores(SECTION, this::sweepers);
   }
 
   private void sweepers(String dialect, JdbcConnectionStore a, JdbcConnectionStore b) throws Exception {
@@ -149,22 +139,12 @@ class RecoveryAcrossInstancesTest {
 
   @Test
   void aSqliteInstanceWithASkewedClockNeverPresumesAFreshDispatchOrphaned() throws Exception {
-    Path file = temp.resolve("skew/zeocore.db");
-    try (JdbcConnectionStore a = World.seed(JdbcConnectionStore.openSqlite(file));
-        JdbcConnectionStore b = JdbcConnectionStore.openSqlite(file)) {
-      skew("SQLite", a, b);
-    }
+    World.onTwoSqliteStores(temp.resolve("skew/zeocore.db"), this::skew);
   }
 
   @Test
   void aPostgresInstanceWithASkewedClockNeverPresumesAFreshDispatchOrphaned() throws Exception {
-    Pg.require(SECTION + " on PostgreSQL");
-    String schema = Pg.newSchema();
-    try (JdbcConnectionStore a = World.seed(Pg.store(schema)); JdbcConnectionStore b = Pg.store(schema)) {
-      skew("PostgreSQL", a, b);
-    } finally {
-      Pg.drop(schema);
-    }
+    World.onTwoPostgresStores(SECTION, this::skew);
   }
 
   private void skew(String dialect, JdbcConnectionStore a, JdbcConnectionStore b) throws Exception {

@@ -28,7 +28,9 @@ import io.zeocore.connections.effect.EffectExecutionResult;
 import io.zeocore.connections.effect.EffectOrchestrator;
 import io.zeocore.connections.effect.EffectReconciler;
 import io.zeocore.connections.store.EffectStore;
+import io.zeocore.connections.store.JdbcConnectionStore;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.security.KeyPair;
 import java.security.PublicKey;
 import java.time.Instant;
@@ -53,6 +55,34 @@ public final class World {
   public static final String SECRET_HANDLE = "zc0-kc:org-r:5b0c1b3e-8d7f-4b7e-9c1a-2f3e4d5c6b7a";
 
   private World() {}
+
+  /** A test body given two store instances on one database, the first of them seeded. */
+  @FunctionalInterface
+  public interface TwoStores {
+    void run(String dialect, JdbcConnectionStore a, JdbcConnectionStore b) throws Exception;
+  }
+
+  /** Runs {@code body} on two store instances of the SQLite file {@code file}, the first seeded. */
+  public static void onTwoSqliteStores(Path file, TwoStores body) throws Exception {
+    try (JdbcConnectionStore a = seed(JdbcConnectionStore.openSqlite(file));
+        JdbcConnectionStore b = JdbcConnectionStore.openSqlite(file)) {
+      body.run("SQLite", a, b);
+    }
+  }
+
+  /**
+   * Runs {@code body} on two store instances of a new PostgreSQL schema, the first seeded, and drops the schema; the
+   * test is skipped (outside CI) when the server is absent, naming {@code section}.
+   */
+  public static void onTwoPostgresStores(String section, TwoStores body) throws Exception {
+    Pg.require(section + " on PostgreSQL");
+    String schema = Pg.newSchema();
+    try (JdbcConnectionStore a = seed(Pg.store(schema)); JdbcConnectionStore b = Pg.store(schema)) {
+      body.run("PostgreSQL", a, b);
+    } finally {
+      Pg.drop(schema);
+    }
+  }
 
   public static byte[] body(int i) {
     return ("{\"amount\":" + (100 + i) + ",\"charge\":\"ch_" + i + "\"}").getBytes(StandardCharsets.UTF_8);
