@@ -223,18 +223,15 @@ abstract class AbstractJdbcConnectionStoreTest {
 
   @Test
   void anOutcomeIsACompareAndSetOnTheStateTheReceiptImplies() {
-    List<EffectExecution> claimed = toDispatchStarted(EXECUTION, KEY);
-    store.claimExecution(ORG, "nonce-1", claimed);
-    EffectExecution started = last(claimed);
-    Instant ambiguousAt = started.updatedAt().plus(1, ChronoUnit.MICROS);
-    EffectExecution ambiguous = started.transitionTo(EffectState.AMBIGUOUS, ambiguousAt);
-    store.commitOutcome(ORG, ambiguous, ambiguityReceipt(ambiguousAt, started.updatedAt()));
+    EffectExecution ambiguous = claimThenCommitAmbiguity();
+    Instant ambiguousAt = ambiguous.updatedAt();
+    Instant dispatchedAt = ambiguousAt.minus(1, ChronoUnit.MICROS);
 
     // a second process that still believes DISPATCH_STARTED cannot record its direct outcome over the ambiguity
     Instant later = ambiguousAt.plus(1, ChronoUnit.MICROS);
     EffectExecution failed = ambiguous.transitionTo(EffectState.FAILED_SAFE, later);
     EffectReceipt direct = new EffectReceipt(EXECUTION, ORG, CONNECTION, EffectState.FAILED_SAFE,
-        new NormalizedError(NormalizedErrorCode.FAILED_SAFE, "no effect"), later, started.updatedAt(), null, null,
+        new NormalizedError(NormalizedErrorCode.FAILED_SAFE, "no effect"), later, dispatchedAt, null, null,
         null, null, null);
     assertThatThrownBy(() -> store.commitOutcome(ORG, failed, direct))
         .isInstanceOf(ConnectionStoreException.class)
@@ -242,7 +239,7 @@ abstract class AbstractJdbcConnectionStoreTest {
 
     // the resolution of that ambiguity is accepted, once
     EffectReceipt resolving = new EffectReceipt(EXECUTION, ORG, CONNECTION, EffectState.FAILED_SAFE,
-        new NormalizedError(NormalizedErrorCode.FAILED_SAFE, "no effect"), later, started.updatedAt(), later, null,
+        new NormalizedError(NormalizedErrorCode.FAILED_SAFE, "no effect"), later, dispatchedAt, later, null,
         HEX, ambiguousAt, null);
     store.commitOutcome(ORG, failed, resolving);
     assertThatThrownBy(() -> store.commitOutcome(ORG, failed, resolving))
@@ -253,16 +250,13 @@ abstract class AbstractJdbcConnectionStoreTest {
 
   @Test
   void aResolutionMustPointAtThePersistedAmbiguity() {
-    List<EffectExecution> claimed = toDispatchStarted(EXECUTION, KEY);
-    store.claimExecution(ORG, "nonce-1", claimed);
-    EffectExecution started = last(claimed);
-    Instant ambiguousAt = started.updatedAt().plus(1, ChronoUnit.MICROS);
-    EffectExecution ambiguous = started.transitionTo(EffectState.AMBIGUOUS, ambiguousAt);
-    store.commitOutcome(ORG, ambiguous, ambiguityReceipt(ambiguousAt, started.updatedAt()));
+    EffectExecution ambiguous = claimThenCommitAmbiguity();
+    Instant ambiguousAt = ambiguous.updatedAt();
+    Instant dispatchedAt = ambiguousAt.minus(1, ChronoUnit.MICROS);
     Instant later = ambiguousAt.plus(1, ChronoUnit.MICROS);
     EffectReceipt wrongPointer = new EffectReceipt(EXECUTION, ORG, CONNECTION, EffectState.FAILED_SAFE,
-        new NormalizedError(NormalizedErrorCode.FAILED_SAFE, "no effect"), later, started.updatedAt(), later, null,
-        HEX, started.updatedAt(), null);
+        new NormalizedError(NormalizedErrorCode.FAILED_SAFE, "no effect"), later, dispatchedAt, later, null,
+        HEX, dispatchedAt, null);
 
     assertThatThrownBy(() -> store.commitOutcome(ORG, ambiguous.transitionTo(EffectState.FAILED_SAFE, later),
         wrongPointer))
@@ -273,15 +267,11 @@ abstract class AbstractJdbcConnectionStoreTest {
 
   @Test
   void attemptReceiptsAppendWithoutChangingState() {
-    List<EffectExecution> claimed = toDispatchStarted(EXECUTION, KEY);
-    store.claimExecution(ORG, "nonce-1", claimed);
-    EffectExecution started = last(claimed);
-    Instant ambiguousAt = started.updatedAt().plus(1, ChronoUnit.MICROS);
-    store.commitOutcome(ORG, started.transitionTo(EffectState.AMBIGUOUS, ambiguousAt),
-        ambiguityReceipt(ambiguousAt, started.updatedAt()));
+    Instant ambiguousAt = claimThenCommitAmbiguity().updatedAt();
+    Instant dispatchedAt = ambiguousAt.minus(1, ChronoUnit.MICROS);
     EffectReceipt attempt = new EffectReceipt(EXECUTION, ORG, CONNECTION, EffectState.AMBIGUOUS,
         new NormalizedError(NormalizedErrorCode.RESULT_AMBIGUOUS, "unresolved"), ambiguousAt.plusMillis(1),
-        started.updatedAt(), null, null, null, null, HEX);
+        dispatchedAt, null, null, null, null, HEX);
     store.saveReceipt(ORG, attempt);
 
     assertThatThrownBy(() -> store.saveReceipt(ORG, attempt)).hasMessage("receipt timestamp already exists");
@@ -291,21 +281,18 @@ abstract class AbstractJdbcConnectionStoreTest {
 
   @Test
   void anOutcomeWhoseReceiptClashesWithHistoryConflictsAndRollsBackEntirely() {
-    List<EffectExecution> claimed = toDispatchStarted(EXECUTION, KEY);
-    store.claimExecution(ORG, "nonce-1", claimed);
-    EffectExecution started = last(claimed);
-    Instant ambiguousAt = started.updatedAt().plus(1, ChronoUnit.MICROS);
-    EffectExecution ambiguous = started.transitionTo(EffectState.AMBIGUOUS, ambiguousAt);
-    store.commitOutcome(ORG, ambiguous, ambiguityReceipt(ambiguousAt, started.updatedAt()));
+    EffectExecution ambiguous = claimThenCommitAmbiguity();
+    Instant ambiguousAt = ambiguous.updatedAt();
+    Instant dispatchedAt = ambiguousAt.minus(1, ChronoUnit.MICROS);
     Instant attemptAt = ambiguousAt.plus(1, ChronoUnit.MICROS);
     store.saveReceipt(ORG, new EffectReceipt(EXECUTION, ORG, CONNECTION, EffectState.AMBIGUOUS,
-        new NormalizedError(NormalizedErrorCode.RESULT_AMBIGUOUS, "unresolved"), attemptAt, started.updatedAt(), null,
+        new NormalizedError(NormalizedErrorCode.RESULT_AMBIGUOUS, "unresolved"), attemptAt, dispatchedAt, null,
         null, null, null, HEX));
     // the resolution is recorded at the very instant of the attempt receipt: it clashes with the history
     EffectExecution succeeded = ambiguous.transitionTo(EffectState.SUCCEEDED, attemptAt);
     ConfirmationEvidence evidence = store.newConfirmationEvidence(ORG, EXECUTION, attemptAt, HEX);
     EffectReceipt resolving = new EffectReceipt(EXECUTION, ORG, CONNECTION, EffectState.SUCCEEDED, null,
-        attemptAt, started.updatedAt(), attemptAt, evidence.evidenceRef(), HEX, ambiguousAt, null);
+        attemptAt, dispatchedAt, attemptAt, evidence.evidenceRef(), HEX, ambiguousAt, null);
 
     assertThatThrownBy(() -> store.commitOutcome(ORG, succeeded, resolving, evidence))
         .isInstanceOf(ConnectionStoreException.class)
@@ -521,6 +508,20 @@ abstract class AbstractJdbcConnectionStoreTest {
     assertThat(info.dialect()).isEqualTo(store.dialect());
     assertThat(info.schemaVersion()).isEqualTo("5");
     assertThat(info.failure()).isNull();
+  }
+
+  /**
+   * Claims {@link #EXECUTION} up to {@code DISPATCH_STARTED} and commits its ambiguity one microsecond after the
+   * dispatch started; returns the ambiguous execution.
+   */
+  private EffectExecution claimThenCommitAmbiguity() {
+    List<EffectExecution> claimed = toDispatchStarted(EXECUTION, KEY);
+    store.claimExecution(ORG, "nonce-1", claimed);
+    EffectExecution started = last(claimed);
+    Instant ambiguousAt = started.updatedAt().plus(1, ChronoUnit.MICROS);
+    EffectExecution ambiguous = started.transitionTo(EffectState.AMBIGUOUS, ambiguousAt);
+    store.commitOutcome(ORG, ambiguous, ambiguityReceipt(ambiguousAt, started.updatedAt()));
+    return ambiguous;
   }
 
   static EffectReceipt ambiguityReceipt(Instant at, Instant dispatchStartedAt) {
