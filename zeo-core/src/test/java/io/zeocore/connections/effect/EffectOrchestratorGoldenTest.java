@@ -30,6 +30,7 @@ import static io.zeocore.connections.contract.EffectState.SUCCEEDED;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.zeocore.connections.store.JdbcConnectionStore;
 import io.zeocore.connections.store.SequentialUuids;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -62,9 +63,19 @@ class EffectOrchestratorGoldenTest {
   final AtomicInteger dispatches = new AtomicInteger();
   final AtomicInteger reconciliations = new AtomicInteger();
 
+  /** The world the orchestrator writes to: a SQLite file here. */
+  EffectWorld openWorld() {
+    return new EffectWorld(temp);
+  }
+
+  /** The store the assertions read: the orchestrator's own here. */
+  JdbcConnectionStore reader() {
+    return world.store;
+  }
+
   @BeforeEach
   void setUp() {
-    world = new EffectWorld(temp);
+    world = openWorld();
     orchestrator = EffectOrchestrator.builder(world.store, world.verifier).clock(EffectWorld.fixedClock())
         .listener(new EffectListener() {
           @Override
@@ -105,14 +116,14 @@ class EffectOrchestratorGoldenTest {
 
   List<String> history() {
     List<String> states = new ArrayList<>();
-    for (EffectExecution snapshot : world.store.getExecutionHistory(ORG, EXECUTION)) {
+    for (EffectExecution snapshot : reader().getExecutionHistory(ORG, EXECUTION)) {
       states.add(snapshot.state() + "@" + micros(snapshot.updatedAt()));
     }
     return states;
   }
 
   List<EffectReceipt> receipts() {
-    return world.store.getReceiptsForExecution(ORG, EXECUTION);
+    return reader().getReceiptsForExecution(ORG, EXECUTION);
   }
 
   static EffectReconciler unreachable() {
@@ -131,14 +142,15 @@ class EffectOrchestratorGoldenTest {
     ConfirmationEvidenceRef ref = ConfirmationEvidenceRef.of(SequentialUuids.uuid(1));
     assertThat(receipts()).containsExactly(new EffectReceipt(EXECUTION, ORG, CONNECTION, SUCCEEDED, null, t(5),
         t(4), null, ref, null, null, null));
-    assertThat(world.store.getConfirmationEvidence(ORG, ref)).contains(
+    assertThat(reader().getConfirmationEvidence(ORG, ref)).contains(
         new ConfirmationEvidence(ref, ORG, EXECUTION, t(5), CONFIRMATION));
-    EffectExecution stored = world.store.getExecution(ORG, EXECUTION).orElseThrow();
+    EffectExecution stored = reader().getExecution(ORG, EXECUTION).orElseThrow();
     assertThat(stored.createdAt()).isEqualTo(t(1));
     assertThat(stored.completedAt()).isEqualTo(t(5));
     assertThat(stored.authorizationDigest()).isEqualTo(Digests.authorizationDigest(world.authorization("nonce-1")));
     assertThat(stored.requestDigest()).isEqualTo(Digests.requestDigest(BODY));
-    assertThat(world.store.hasAuthorizationNonce(ORG, "nonce-1")).isTrue();
+    assertThat(reader().hasAuthorizationNonce(ORG, "nonce-1")).isTrue();
+    assertThat(reader().executionCountsByState()).containsEntry(SUCCEEDED, 1L);
     assertThat(events).containsExactly("null->CREATED@1", "CREATED->AUTHORIZATION_VERIFIED@2",
         "AUTHORIZATION_VERIFIED->PREPARED@3", "PREPARED->DISPATCH_STARTED@4", "DISPATCH_STARTED->SUCCEEDED@5",
         "receipt SUCCEEDED@5");
@@ -170,7 +182,7 @@ class EffectOrchestratorGoldenTest {
     assertThat(receipts()).containsExactly(ambiguityReceipt(),
         new EffectReceipt(EXECUTION, ORG, CONNECTION, SUCCEEDED, null, t(6), t(4), t(6), ref, EVIDENCE, t(5),
             null));
-    assertThat(world.store.getConfirmationEvidence(ORG, ref)).map(ConfirmationEvidence::confirmationDigest)
+    assertThat(reader().getConfirmationEvidence(ORG, ref)).map(ConfirmationEvidence::confirmationDigest)
         .contains(CONFIRMATION);
     assertThat(dispatches).hasValue(1);
     assertThat(reconciliations).hasValue(1);
@@ -201,7 +213,7 @@ class EffectOrchestratorGoldenTest {
         "DISPATCH_STARTED@4", "AMBIGUOUS@5");
     assertThat(receipts()).containsExactly(ambiguityReceipt(), attemptReceipt(EVIDENCE,
         "reconciliation did not establish the provider effect"));
-    assertThat(world.store.getExecution(ORG, EXECUTION).orElseThrow().completedAt()).isNull();
+    assertThat(reader().getExecution(ORG, EXECUTION).orElseThrow().completedAt()).isNull();
   }
 
   @Test
@@ -266,7 +278,7 @@ class EffectOrchestratorGoldenTest {
     assertThat(receipts()).containsExactly(new EffectReceipt(EXECUTION, ORG, CONNECTION, REFUSED,
         new NormalizedError(NormalizedErrorCode.REQUEST_REFUSED, "authorization refused: EXPIRED"), t(2), null, null,
         null, null, null, null));
-    assertThat(world.store.hasAuthorizationNonce(ORG, "nonce-1")).isFalse();
+    assertThat(reader().hasAuthorizationNonce(ORG, "nonce-1")).isFalse();
     assertThat(events).containsExactly("null->CREATED@1", "CREATED->REFUSED@2", "receipt REFUSED@2");
   }
 
@@ -278,7 +290,7 @@ class EffectOrchestratorGoldenTest {
         }, unreachable());
 
     assertThat(result).isEqualTo(new EffectExecutionResult(REFUSED, null, AuthorizationRefusalReason.ABSENT));
-    assertThat(world.store.getExecution(ORG, EXECUTION)).isEmpty();
+    assertThat(reader().getExecution(ORG, EXECUTION)).isEmpty();
     assertThat(events).isEmpty();
   }
 
@@ -294,8 +306,8 @@ class EffectOrchestratorGoldenTest {
         .isInstanceOf(EffectPreflightException.class)
         .hasMessage("connector admission refused execution")
         .satisfies(e -> assertThat(((EffectPreflightException) e).code()).isEqualTo(PreflightCode.ADMISSION_REFUSED));
-    assertThat(world.store.getExecution(ORG, EXECUTION)).isEmpty();
-    assertThat(world.store.hasAuthorizationNonce(ORG, "nonce-1")).isFalse();
+    assertThat(reader().getExecution(ORG, EXECUTION)).isEmpty();
+    assertThat(reader().hasAuthorizationNonce(ORG, "nonce-1")).isFalse();
   }
 
   static EffectReceipt ambiguityReceipt() {

@@ -38,16 +38,28 @@ public final class EffectWorld implements AutoCloseable {
   public static final String AUDIENCE = "zeocore";
   static final KeyPair KEYS = Ed25519Keys.generate();
 
+  /** The SQLite file, or {@code null} for a world on another database. */
   public final Path file;
   public final JdbcConnectionStore store;
   public final AuthorizationSigner signer = new AuthorizationSigner(ISSUER, KEYS.getPrivate());
   public final ExactAuthorizationVerifier verifier = verifier(KEYS.getPublic());
 
+  /** A world on a new SQLite file {@code zeocore.db} in {@code directory}. */
   public EffectWorld(Path directory) {
-    this.file = directory.resolve("zeocore.db");
-    this.store = JdbcConnectionStore.builder().sqliteFile(file).evidenceIds(new SequentialUuids()).build();
-    store.saveConnectorRevision(ORG, ContractFixtures.revision());
-    store.saveConnection(ORG, ContractFixtures.connection());
+    this(directory.resolve("zeocore.db"), null);
+  }
+
+  /** A world on {@code store} (for example PostgreSQL), which it closes. */
+  public EffectWorld(JdbcConnectionStore store) {
+    this(null, store);
+  }
+
+  private EffectWorld(Path file, JdbcConnectionStore store) {
+    this.file = file;
+    this.store = store != null ? store
+        : JdbcConnectionStore.builder().sqliteFile(file).evidenceIds(new SequentialUuids()).build();
+    this.store.saveConnectorRevision(ORG, ContractFixtures.revision());
+    this.store.saveConnection(ORG, ContractFixtures.connection());
   }
 
   public static ExactAuthorizationVerifier verifier(PublicKey key) {

@@ -10,14 +10,11 @@ import static io.zeocore.connections.contract.ContractFixtures.REVISION;
 import static io.zeocore.connections.contract.ContractFixtures.T;
 import static io.zeocore.connections.contract.EffectState.AMBIGUOUS;
 import static io.zeocore.connections.contract.EffectState.DISPATCH_STARTED;
-import static io.zeocore.connections.contract.EffectState.FAILED_SAFE;
 import static io.zeocore.connections.contract.EffectState.REFUSED;
 import static io.zeocore.connections.contract.EffectState.SUCCEEDED;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.zeocore.connections.contract.AuthorizationRefusalReason;
-import io.zeocore.connections.contract.ConfirmationEvidence;
-import io.zeocore.connections.contract.ConfirmationEvidenceRef;
 import io.zeocore.connections.contract.ContractFixtures;
 import io.zeocore.connections.contract.Digests;
 import io.zeocore.connections.contract.EffectAuthorization;
@@ -34,8 +31,6 @@ import io.zeocore.connections.contract.ExecutionId;
 import io.zeocore.connections.contract.EffectReceipt;
 import io.zeocore.connections.contract.EffectState;
 import io.zeocore.connections.contract.IdempotencyKey;
-import io.zeocore.connections.contract.NormalizedError;
-import io.zeocore.connections.contract.NormalizedErrorCode;
 import io.zeocore.connections.effect.ReconciliationResult;
 import io.zeocore.connections.authorization.AuthorizationSigner;
 import io.zeocore.connections.authorization.Ed25519Keys;
@@ -56,7 +51,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The effect orchestrator and recovery end to end on PostgreSQL, with two store instances on two data sources
- * standing for two application instances sharing one database. The clock is fixed at {@code T}: verification
+ * standing for two application instances sharing one database: races, replays and recovery across instances. (The
+ * scenario table itself runs on PostgreSQL in {@code PostgresEffectOrchestratorGoldenTest}.) The clock is fixed at {@code T}: verification
  * {@code T}, {@code CREATED T+1µs} … {@code DISPATCH_STARTED T+4µs}, outcome or ambiguity {@code T+5µs}, resolution
  * {@code T+6µs}.
  */
@@ -64,7 +60,6 @@ class PostgresEffectOrchestratorTest {
 
   static final String CONFIRMATION = "c".repeat(64);
   static final String EVIDENCE = "e".repeat(64);
-  static final NormalizedError NO_EFFECT = new NormalizedError(NormalizedErrorCode.FAILED_SAFE, "card declined");
   static final KeyPair KEYS = Ed25519Keys.generate();
 
   @RegisterExtension
@@ -117,10 +112,6 @@ class PostgresEffectOrchestratorTest {
     });
   }
 
-  EffectExecutionResult run(EffectDispatcher dispatcher, EffectReconciler reconciler) {
-    return run(instanceA, authorization("nonce-1", KEY), EXECUTION, dispatcher, reconciler);
-  }
-
   static EffectReconciler unreachable() {
     return request -> {
       throw new AssertionError("the reconciler must not be called");
@@ -129,70 +120,6 @@ class PostgresEffectOrchestratorTest {
 
   static Instant t(int micros) {
     return T.plus(micros, ChronoUnit.MICROS);
-  }
-
-  /** As read by the other instance. */
-  List<String> history() {
-    List<String> states = new ArrayList<>();
-    for (EffectExecution snapshot : instanceB.getExecutionHistory(ORG, EXECUTION)) {
-      states.add(snapshot.state() + "@" + ChronoUnit.MICROS.between(T, snapshot.updatedAt()));
-    }
-    return states;
-  }
-
-  List<EffectReceipt> receipts() {
-    return instanceB.getReceiptsForExecution(ORG, EXECUTION);
-  }
-
-  static EffectReceipt ambiguityReceipt() {
-    return new EffectReceipt(EXECUTION, ORG, CONNECTION, AMBIGUOUS, new NormalizedError(
-        NormalizedErrorCode.RESULT_AMBIGUOUS, "dispatch started but positive outcome is unknown"), t(5), t(4), null,
-        null, null, null, null);
-  }
-
-  @Test
-  void aConfirmedDispatchSucceedsWithItsEvidence() {
-    EffectExecutionResult result = run(request -> EffectDispatchResult.confirmed(CONFIRMATION), unreachable());
-
-    assertThat(result).isEqualTo(new EffectExecutionResult(SUCCEEDED, EXECUTION, null));
-    assertThat(history()).containsExactly("CREATED@1", "AUTHORIZATION_VERIFIED@2", "PREPARED@3",
-        "DISPATCH_STARTED@4", "SUCCEEDED@5");
-    ConfirmationEvidenceRef ref = ConfirmationEvidenceRef.of(SequentialUuids.uuid(1));
-    assertThat(receipts()).containsExactly(new EffectReceipt(EXECUTION, ORG, CONNECTION, SUCCEEDED, null, t(5),
-        t(4), null, ref, null, null, null));
-    assertThat(instanceB.getConfirmationEvidence(ORG, ref)).contains(
-        new ConfirmationEvidence(ref, ORG, EXECUTION, t(5), CONFIRMATION));
-    assertThat(instanceB.hasAuthorizationNonce(ORG, "nonce-1")).isTrue();
-    assertThat(instanceB.executionCountsByState()).containsEntry(SUCCEEDED, 1L);
-    assertThat(dispatches).hasValue(1);
-  }
-
-  @Test
-  void aProviderThatProvesNoEffectEndsFailedSafe() {
-    EffectExecutionResult result = run(request -> EffectDispatchResult.failedSafe(NO_EFFECT), unreachable());
-
-    assertThat(result).isEqualTo(new EffectExecutionResult(FAILED_SAFE, EXECUTION, null));
-    assertThat(history()).containsExactly("CREATED@1", "AUTHORIZATION_VERIFIED@2", "PREPARED@3",
-        "DISPATCH_STARTED@4", "FAILED_SAFE@5");
-    assertThat(receipts()).containsExactly(new EffectReceipt(EXECUTION, ORG, CONNECTION, FAILED_SAFE, NO_EFFECT,
-        t(5), t(4), null, null, null, null, null));
-  }
-
-  @Test
-  void anUnknownOutcomeIsRecordedAmbiguousAndReconciled() {
-    EffectExecutionResult result = run(request -> {
-      throw new java.net.SocketTimeoutException("read timed out");
-    }, request -> ReconciliationResult.confirmed(EVIDENCE, CONFIRMATION));
-
-    assertThat(result).isEqualTo(new EffectExecutionResult(SUCCEEDED, EXECUTION, null));
-    assertThat(history()).containsExactly("CREATED@1", "AUTHORIZATION_VERIFIED@2", "PREPARED@3",
-        "DISPATCH_STARTED@4", "AMBIGUOUS@5", "SUCCEEDED@6");
-    ConfirmationEvidenceRef ref = ConfirmationEvidenceRef.of(SequentialUuids.uuid(1));
-    assertThat(receipts()).containsExactly(ambiguityReceipt(),
-        new EffectReceipt(EXECUTION, ORG, CONNECTION, SUCCEEDED, null, t(6), t(4), t(6), ref, EVIDENCE, t(5),
-            null));
-    assertThat(dispatches).hasValue(1);
-    assertThat(reconciliations).hasValue(1);
   }
 
   @Test
