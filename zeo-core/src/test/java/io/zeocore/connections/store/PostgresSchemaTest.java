@@ -4,6 +4,7 @@ import static io.zeocore.connections.store.RawSchemaSql.advance;
 import static io.zeocore.connections.store.RawSchemaSql.assertRefused;
 import static io.zeocore.connections.store.RawSchemaSql.exec;
 import static io.zeocore.connections.store.RawSchemaSql.executionInsert;
+import static io.zeocore.connections.store.RawSchemaSql.insertAppendOnlyRows;
 import static io.zeocore.connections.store.RawSchemaSql.insertExecution;
 import static io.zeocore.connections.store.RawSchemaSql.receipt;
 import static io.zeocore.connections.store.RawSchemaSql.strings;
@@ -106,15 +107,7 @@ class PostgresSchemaTest {
   @Test
   void appendOnlyTablesRefuseUpdateDeleteTruncateAndOnConflictDoUpdate() throws Exception {
     try (Connection raw = raw()) {
-      insertExecution(raw, "e1", "k1", 1);
-      exec(raw, "INSERT INTO authorization_nonces VALUES ('org', 'n1', 10)");
-      exec(raw, "INSERT INTO evidence_references (organization_id, execution_id, evidence_ref) VALUES"
-          + " ('org', 'e1', 'ref1')");
-      exec(raw, "INSERT INTO confirmation_evidence VALUES ('org', 'e1', 'ref1', 10, '" + "a".repeat(64) + "')");
-      exec(raw, "INSERT INTO connector_revisions VALUES ('org', 'r1', '{}')");
-      advance(raw, "e1", "CREATED", "REFUSED", 11, 11L);
-      exec(raw, "INSERT INTO receipts (organization_id, execution_id, connection_id, final_state, error_code,"
-          + " error_message, recorded_at) VALUES ('org', 'e1', 'c1', 'REFUSED', 'REQUEST_REFUSED', 'refused', 11)");
+      insertAppendOnlyRows(raw, Dialect.POSTGRESQL);
       exec(raw, "INSERT INTO observations VALUES ('org', 'o1', 'c1', 'r1', 'op', 'a1', 'k1', 'd1', 'd2', 'CLAIMED',"
           + " 10, NULL)");
       exec(raw, "UPDATE observations SET state = 'CONFIRMED', completed_at = 11");

@@ -68,6 +68,25 @@ final class RawSchemaSql {
             + " WHERE organization_id = 'org' AND execution_id = '" + id + "'), 'org'");
   }
 
+  /**
+   * One row in each append-only table of the effect side: execution {@code e1} refused at 11 with its receipt, nonce
+   * {@code n1}, evidence reference {@code ref1} with its confirmation, connector revision {@code r1} (document
+   * {@code {}}). The receipt is numbered on SQLite ({@link #numberedReceipt}).
+   */
+  static void insertAppendOnlyRows(Connection raw, Dialect dialect) throws SQLException {
+    insertExecution(raw, "e1", "k1", 1);
+    exec(raw, "INSERT INTO authorization_nonces VALUES ('org', 'n1', 10)");
+    exec(raw, "INSERT INTO evidence_references (organization_id, execution_id, evidence_ref) VALUES"
+        + " ('org', 'e1', 'ref1')");
+    exec(raw, "INSERT INTO confirmation_evidence VALUES ('org', 'e1', 'ref1', 10, '" + "a".repeat(64) + "')");
+    exec(raw, "INSERT INTO connector_revisions VALUES ('org', 'r1', '{}')");
+    advance(raw, "e1", "CREATED", "REFUSED", 11, 11L);
+    String receipt = "INSERT INTO receipts (organization_id, execution_id, connection_id, final_state, error_code,"
+        + " error_message, recorded_at) VALUES ('org', 'e1', 'c1', 'REFUSED', 'REQUEST_REFUSED', 'refused', 11)";
+    exec(raw, dialect == Dialect.SQLITE ? receipt.replace("INSERT INTO receipts (", "INSERT INTO receipts (sequence, ")
+        .replace("VALUES ('org'", "VALUES (1, 'org'") : receipt);
+  }
+
   static void exec(Connection raw, String sql) throws SQLException {
     try (Statement statement = raw.createStatement()) {
       statement.execute(sql);

@@ -4,6 +4,7 @@ import static io.zeocore.connections.store.RawSchemaSql.advance;
 import static io.zeocore.connections.store.RawSchemaSql.assertRefused;
 import static io.zeocore.connections.store.RawSchemaSql.exec;
 import static io.zeocore.connections.store.RawSchemaSql.executionInsert;
+import static io.zeocore.connections.store.RawSchemaSql.insertAppendOnlyRows;
 import static io.zeocore.connections.store.RawSchemaSql.insertExecution;
 import static io.zeocore.connections.store.RawSchemaSql.numberedReceipt;
 import static io.zeocore.connections.store.RawSchemaSql.receipt;
@@ -356,15 +357,7 @@ class ZeoCoreSchemaTest {
   @Test
   void appendOnlyTablesRefuseUpdateDeleteAndInsertOrReplace() throws Exception {
     try (Connection raw = raw()) {
-      insertExecution(raw, "e1", "k1", 1);
-      exec(raw, "INSERT INTO authorization_nonces VALUES ('org', 'n1', 10)");
-      exec(raw, "INSERT INTO evidence_references (organization_id, execution_id, evidence_ref) VALUES"
-          + " ('org', 'e1', 'ref1')");
-      exec(raw, "INSERT INTO confirmation_evidence VALUES ('org', 'e1', 'ref1', 10, '" + "a".repeat(64) + "')");
-      exec(raw, "INSERT INTO connector_revisions VALUES ('org', 'r1', '{}')");
-      advance(raw, "e1", "CREATED", "REFUSED", 11, 11L);
-      exec(raw, "INSERT INTO receipts (organization_id, execution_id, sequence, connection_id, final_state, error_code,"
-          + " error_message, recorded_at) VALUES ('org', 'e1', 1, 'c1', 'REFUSED', 'REQUEST_REFUSED', 'refused', 11)");
+      insertAppendOnlyRows(raw, Dialect.SQLITE);
 
       String[][] cases = {
           {"execution_history", "state = 'CREATED'",
