@@ -46,9 +46,14 @@ class EffectRecoveryTest {
   EffectWorld world;
   final AtomicReference<Instant> now = new AtomicReference<>(T);
 
+  /** The world recovery runs on: a SQLite file here. */
+  EffectWorld openWorld() {
+    return new EffectWorld(temp);
+  }
+
   @BeforeEach
   void setUp() {
-    world = new EffectWorld(temp);
+    world = openWorld();
   }
 
   @AfterEach
