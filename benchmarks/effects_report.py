@@ -144,18 +144,15 @@ def render(results, meta):
                        f"{ratios[key]:.2f}× ({ratios[key + ':p10']:.2f}–{ratios[key + ':p90']:.2f}) | "
                        f"{ratios[key + ':totals']:.2f}× | (before) | – |")
     section.append("")
-    sqlite = [n for n in contenders if n.startswith("sqlite-")]
-    if sqlite:
-        section.append("### SQLite (WAL, synchronous=FULL), one file per contender in one directory")
-        section.append("")
-        section += table(sqlite, contenders, wal=False)
-        section.append("")
-    pg = [n for n in contenders if n.startswith("pg")]
-    if pg:
-        section.append("### PostgreSQL (127.0.0.1:5432, same server for both; ZeoCore through a HikariCP pool of 16)")
-        section.append("")
-        section += table(pg, contenders, wal=True)
-        section.append("")
+    for prefix, heading, wal in (
+            ("sqlite-", "SQLite (WAL, synchronous=FULL), one file per contender in one directory", False),
+            ("pg", "PostgreSQL (127.0.0.1:5432, same server for both; ZeoCore through a HikariCP pool of 16)", True)):
+        rows = [n for n in contenders if n.startswith(prefix)]
+        if rows:
+            section.append(f"### {heading}")
+            section.append("")
+            section += table(rows, contenders, wal=wal)
+            section.append("")
     if calls:
         section.append("### Where a one-caller SQLite effect's wall time goes (store calls, `--breakdown` run)")
         section.append("")
