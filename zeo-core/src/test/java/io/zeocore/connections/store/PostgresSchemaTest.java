@@ -1,6 +1,7 @@
 package io.zeocore.connections.store;
 
 import static io.zeocore.connections.store.RawSchemaSql.advance;
+import static io.zeocore.connections.store.RawSchemaSql.advanceToPrepared;
 import static io.zeocore.connections.store.RawSchemaSql.assertRefused;
 import static io.zeocore.connections.store.RawSchemaSql.exec;
 import static io.zeocore.connections.store.RawSchemaSql.executionInsert;
@@ -251,8 +252,7 @@ class PostgresSchemaTest {
   void receiptsMustMatchTheExecutionAndPointAtPersistedAmbiguity() throws Exception {
     try (Connection raw = raw()) {
       insertExecution(raw, "e1", "k1", 1);
-      advance(raw, "e1", "CREATED", "AUTHORIZATION_VERIFIED", 11, null);
-      advance(raw, "e1", "AUTHORIZATION_VERIFIED", "PREPARED", 12, null);
+      advanceToPrepared(raw, "e1");
       advance(raw, "e1", "PREPARED", "DISPATCH_STARTED", 13, null);
       assertRefused(raw, receipt("e1", "c1", "AMBIGUOUS", 14, null), "receipt state does not match execution");
       advance(raw, "e1", "DISPATCH_STARTED", "AMBIGUOUS", 14, null);

@@ -34,6 +34,12 @@ final class RawSchemaSql {
     advance(raw, id, from, to, at, null);
   }
 
+  /** Moves one freshly inserted (CREATED) execution through AUTHORIZATION_VERIFIED (at 11) to PREPARED (at 12). */
+  static void advanceToPrepared(Connection raw, String id) throws SQLException {
+    advance(raw, id, "CREATED", "AUTHORIZATION_VERIFIED", 11);
+    advance(raw, id, "AUTHORIZATION_VERIFIED", "PREPARED", 12);
+  }
+
   /** Moves one execution from {@code from} to {@code to}, asserting that exactly that row was updated. */
   static void advance(Connection raw, String id, String from, String to, long at, Long completedAt)
       throws SQLException {

@@ -1,6 +1,7 @@
 package io.zeocore.connections.store;
 
 import static io.zeocore.connections.store.RawSchemaSql.advance;
+import static io.zeocore.connections.store.RawSchemaSql.advanceToPrepared;
 import static io.zeocore.connections.store.RawSchemaSql.assertRefused;
 import static io.zeocore.connections.store.RawSchemaSql.exec;
 import static io.zeocore.connections.store.RawSchemaSql.executionInsert;
@@ -142,8 +143,7 @@ class ZeoCoreSchemaTest {
       insertExecution(raw, "e1", "k1", 1);
       insertExecution(raw, "e2", "k2", 1);
       for (String id : List.of("e1", "e2")) {
-        advance(raw, id, "CREATED", "AUTHORIZATION_VERIFIED", 11);
-        advance(raw, id, "AUTHORIZATION_VERIFIED", "PREPARED", 12);
+        advanceToPrepared(raw, id);
         advance(raw, id, "PREPARED", "DISPATCH_STARTED", 13);
         advance(raw, id, "DISPATCH_STARTED", "AMBIGUOUS", 14);
         exec(raw, numberedReceipt(id, "c1", "AMBIGUOUS", 14, null));
@@ -309,8 +309,7 @@ class ZeoCoreSchemaTest {
   void historyIsWrittenByTheSchemaForEveryStateChange() throws Exception {
     try (Connection raw = raw()) {
       insertExecution(raw, "e1", "k1", 1);
-      advance(raw, "e1", "CREATED", "AUTHORIZATION_VERIFIED", 11);
-      advance(raw, "e1", "AUTHORIZATION_VERIFIED", "PREPARED", 12);
+      advanceToPrepared(raw, "e1");
       assertThat(strings(raw, "SELECT state || '@' || recorded_at FROM execution_history WHERE execution_id = 'e1'"
           + " ORDER BY sequence"))
           .containsExactly("CREATED@10", "AUTHORIZATION_VERIFIED@11", "PREPARED@12");
@@ -398,8 +397,7 @@ class ZeoCoreSchemaTest {
   void receiptsMustMatchTheExecutionAndPointAtPersistedAmbiguity() throws Exception {
     try (Connection raw = raw()) {
       insertExecution(raw, "e1", "k1", 1);
-      advance(raw, "e1", "CREATED", "AUTHORIZATION_VERIFIED", 11);
-      advance(raw, "e1", "AUTHORIZATION_VERIFIED", "PREPARED", 12);
+      advanceToPrepared(raw, "e1");
       advance(raw, "e1", "PREPARED", "DISPATCH_STARTED", 13);
       assertRefused(raw, numberedReceipt("e1", "c1", "AMBIGUOUS", 14, null), "receipt state does not match execution");
       advance(raw, "e1", "DISPATCH_STARTED", "AMBIGUOUS", 14);
