@@ -19,6 +19,7 @@ import io.zeocore.execution.ResilientExecutionResult;
 import io.zeocore.execution.ResilientRunner;
 import io.zeocore.execution.SettableCancellationToken;
 import io.zeocore.execution.SyncExecutionTarget;
+import java.io.IOException;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -205,9 +206,7 @@ class LlmTargetsTest {
   @Test
   void aMalformed200EndsFailedSafeWithoutTryingTheFallback() throws Exception {
     server.replies(status(200, "{\"message\": {\"content\": \"\"}}"));
-    LoopbackServer fallback = LoopbackServer.start();
-    try (fallback) {
-      fallback.replies(openAiReply("never asked"));
+    try (LoopbackServer fallback = openAiProvider("never asked")) {
       ResilientExecutionResult<String> result = runner().runSync(policy("ollama-local", "openai-api").build(), Map.of(
           "ollama-local", LlmTargets.chatTarget("ollama-local", ollama(server.baseUrl(), GENEROUS), MESSAGES),
           "openai-api", LlmTargets.chatTarget("openai-api",
@@ -318,9 +317,7 @@ class LlmTargetsTest {
   @Test
   void theSeedPolicyFallsBackFromAnOverloadedOllamaToOpenAi() throws Exception {
     server.replies(status(503, "{\"error\":\"server busy\"}"));
-    LoopbackServer openAi = LoopbackServer.start();
-    try (openAi) {
-      openAi.replies(openAiReply("Summary from OpenAI."));
+    try (LoopbackServer openAi = openAiProvider("Summary from OpenAI.")) {
       ExecutionPolicy seedPolicy = ExecutionPolicy.builder()
           .totalTimeout(Duration.ofSeconds(120))
           .attemptTimeout(Duration.ofSeconds(90))
@@ -365,5 +362,12 @@ class LlmTargetsTest {
     } catch (InterruptedException interrupted) {
       Thread.currentThread().interrupt();
     }
+  }
+
+  /** Starts a second, OpenAI-compatible provider that answers with {@code content}; the caller closes it. */
+  private static LoopbackServer openAiProvider(String content) throws IOException {
+    LoopbackServer provider = LoopbackServer.start();
+    provider.replies(openAiReply(content));
+    return provider;
   }
 }
