@@ -4,25 +4,19 @@ import static io.zeocore.benchmarks.Contenders.PEER_TRANSIENT;
 import static io.zeocore.benchmarks.Contenders.VALUE;
 import static io.zeocore.benchmarks.Contenders.ZEOCORE_TRANSIENT;
 
-import dev.failsafe.FailsafeExecutor;
 import io.github.resilience4j.retry.Retry;
-import io.github.resilience4j.timelimiter.TimeLimiter;
 import io.zeocore.execution.AsyncExecutionTarget;
 import io.zeocore.execution.ExecutionPolicy;
 import io.zeocore.execution.ResilientExecutionResult;
 import io.zeocore.execution.ResilientRunner;
 import io.zeocore.execution.SyncExecutionTarget;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.Supplier;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.TearDown;
 
 /**
  * Item 2: the fallback path. The first target fails with a transient failure, the second succeeds, no delay between
@@ -32,7 +26,7 @@ import org.openjdk.jmh.annotations.TearDown;
  * {@code sync}; {@code async}, whose futures are complete when returned; {@code deferred}, whose futures are answered
  * by the benchmark thread right after the library returned.
  */
-public class FallbackPathBenchmark extends SuiteSettings {
+public class FallbackPathBenchmark extends PeerComparisonBenchmark {
 
   private static final int MAX_ATTEMPTS = 2;
 
@@ -56,13 +50,6 @@ public class FallbackPathBenchmark extends SuiteSettings {
   private Map<String, AsyncExecutionTarget<String>> asyncTargets;
   private Map<String, AsyncExecutionTarget<String>> deferredTargets;
 
-  private Retry retry;
-  private TimeLimiter timeLimiter;
-  private ScheduledExecutorService r4jScheduler;
-  private ExecutorService r4jSyncExecutor;
-
-  private FailsafeExecutor<String> failsafe;
-  private FailsafeExecutor<String> failsafeRetryOnly;
 
   @Setup
   public void setUp() {
@@ -82,13 +69,7 @@ public class FallbackPathBenchmark extends SuiteSettings {
         "primary", AsyncExecutionTarget.of("primary", String.class, context -> pendingPrimary),
         "secondary", AsyncExecutionTarget.of("secondary", String.class, context -> pendingSecondary));
 
-    retry = Contenders.resilience4jRetry(MAX_ATTEMPTS);
-    timeLimiter = Contenders.resilience4jTimeLimiter();
-    r4jScheduler = Contenders.resilience4jScheduler();
-    r4jSyncExecutor = Contenders.resilience4jSyncExecutor();
-
-    failsafe = Contenders.failsafe(MAX_ATTEMPTS);
-    failsafeRetryOnly = Contenders.failsafeRetryOnly(MAX_ATTEMPTS);
+    setUpPeers(MAX_ATTEMPTS);
     verifyContenders();
   }
 
@@ -97,30 +78,9 @@ public class FallbackPathBenchmark extends SuiteSettings {
    * has called the secondary; ZeoCore's evidence shows both attempts.
    */
   private void verifyContenders() {
-    try {
-      for (ResilientExecutionResult<String> result : List.of(syncZeoCore(), asyncZeoCore(), deferredZeoCore())) {
-        if (!result.succeeded() || result.attempts().size() != 2 || !"secondary".equals(result.selectedTargetId())) {
-          throw new IllegalStateException("ZeoCore did not fall back: " + result);
-        }
-      }
-      String[] peers = {syncDirect(), syncResilience4j(), syncFailsafe(), syncResilience4jRetryOnly(),
-          syncFailsafeRetryOnly(), asyncDirect(), asyncResilience4j(), asyncFailsafe(), asyncResilience4jRetryOnly(),
-          asyncFailsafeRetryOnly(), deferredDirect(), deferredResilience4j(), deferredFailsafe(),
-          deferredResilience4jRetryOnly(), deferredFailsafeRetryOnly()};
-      for (String value : peers) {
-        if (!VALUE.equals(value)) {
-          throw new IllegalStateException("a peer returned " + value);
-        }
-      }
-    } catch (Exception failure) {
-      throw new IllegalStateException("a contender failed before measurement", failure);
-    }
-  }
-
-  @TearDown
-  public void tearDown() {
-    r4jScheduler.shutdownNow();
-    r4jSyncExecutor.shutdownNow();
+    verifyContenders(
+        result -> result.succeeded() && result.attempts().size() == 2 && "secondary".equals(result.selectedTargetId()),
+        "ZeoCore did not fall back");
   }
 
   @Benchmark

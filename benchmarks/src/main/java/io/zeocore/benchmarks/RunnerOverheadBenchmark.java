@@ -2,25 +2,18 @@ package io.zeocore.benchmarks;
 
 import static io.zeocore.benchmarks.Contenders.VALUE;
 
-import dev.failsafe.FailsafeExecutor;
-import io.github.resilience4j.retry.Retry;
-import io.github.resilience4j.timelimiter.TimeLimiter;
 import io.zeocore.execution.AsyncExecutionTarget;
 import io.zeocore.execution.ExecutionPolicy;
 import io.zeocore.execution.ResilientExecutionResult;
 import io.zeocore.execution.ResilientRunner;
 import io.zeocore.execution.SyncExecutionTarget;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.Supplier;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.TearDown;
 
 /**
  * Item 1: the cost of one successful attempt of a no-op target, through ZeoCore and through its peers configured as in
@@ -31,7 +24,7 @@ import org.openjdk.jmh.annotations.TearDown;
  * hit, an immediate refusal); {@code deferred}, whose future is still pending and is answered by the benchmark thread
  * right after the library returned, so that the attempt timeout really is scheduled and cancelled.
  */
-public class RunnerOverheadBenchmark extends SuiteSettings {
+public class RunnerOverheadBenchmark extends PeerComparisonBenchmark {
 
   private static final int MAX_ATTEMPTS = 3;
 
@@ -52,13 +45,6 @@ public class RunnerOverheadBenchmark extends SuiteSettings {
   private Map<String, AsyncExecutionTarget<String>> asyncTargets;
   private Map<String, AsyncExecutionTarget<String>> deferredTargets;
 
-  private Retry retry;
-  private TimeLimiter timeLimiter;
-  private ScheduledExecutorService r4jScheduler;
-  private ExecutorService r4jSyncExecutor;
-
-  private FailsafeExecutor<String> failsafe;
-  private FailsafeExecutor<String> failsafeRetryOnly;
 
   @Setup
   public void setUp() {
@@ -68,42 +54,14 @@ public class RunnerOverheadBenchmark extends SuiteSettings {
     asyncTargets = Map.of("noop", AsyncExecutionTarget.of("noop", String.class, asyncNoop));
     deferredTargets = Map.of("noop", AsyncExecutionTarget.of("noop", String.class, deferredNoop));
 
-    retry = Contenders.resilience4jRetry(MAX_ATTEMPTS);
-    timeLimiter = Contenders.resilience4jTimeLimiter();
-    r4jScheduler = Contenders.resilience4jScheduler();
-    r4jSyncExecutor = Contenders.resilience4jSyncExecutor();
-
-    failsafe = Contenders.failsafe(MAX_ATTEMPTS);
-    failsafeRetryOnly = Contenders.failsafeRetryOnly(MAX_ATTEMPTS);
+    setUpPeers(MAX_ATTEMPTS);
     verifyContenders();
   }
 
   /** Every contender must really return the target's value through one attempt before it is timed. */
   private void verifyContenders() {
-    try {
-      for (ResilientExecutionResult<String> result : List.of(syncZeoCore(), asyncZeoCore(), deferredZeoCore())) {
-        if (!result.succeeded() || result.attempts().size() != 1 || !VALUE.equals(result.value())) {
-          throw new IllegalStateException("ZeoCore did not succeed in one attempt: " + result);
-        }
-      }
-      String[] peers = {syncDirect(), syncResilience4j(), syncFailsafe(), syncResilience4jRetryOnly(),
-          syncFailsafeRetryOnly(), asyncDirect(), asyncResilience4j(), asyncFailsafe(), asyncResilience4jRetryOnly(),
-          asyncFailsafeRetryOnly(), deferredDirect(), deferredResilience4j(), deferredFailsafe(),
-          deferredResilience4jRetryOnly(), deferredFailsafeRetryOnly()};
-      for (String value : peers) {
-        if (!VALUE.equals(value)) {
-          throw new IllegalStateException("a peer returned " + value);
-        }
-      }
-    } catch (Exception failure) {
-      throw new IllegalStateException("a contender failed before measurement", failure);
-    }
-  }
-
-  @TearDown
-  public void tearDown() {
-    r4jScheduler.shutdownNow();
-    r4jSyncExecutor.shutdownNow();
+    verifyContenders(result -> result.succeeded() && result.attempts().size() == 1 && VALUE.equals(result.value()),
+        "ZeoCore did not succeed in one attempt");
   }
 
   @Benchmark
