@@ -12,7 +12,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.sun.net.httpserver.HttpServer;
 import io.zeocore.connections.contract.Digests;
 import io.zeocore.connections.effect.EffectExecutionResult;
-import io.zeocore.connections.effect.EffectListener;
 import io.zeocore.connections.effect.EffectOrchestrator;
 import io.zeocore.connections.effect.EffectWorld;
 import io.zeocore.connections.contract.EffectExecution;
@@ -89,17 +88,7 @@ class CustodyEndToEndTest {
     provider.start();
 
     orchestrator = EffectOrchestrator.builder(world.store, world.verifier).clock(EffectWorld.fixedClock())
-        .listener(new EffectListener() {
-          @Override
-          public void transitionRecorded(EffectExecution execution, EffectState previousState) {
-            events.add(execution.toString());
-          }
-
-          @Override
-          public void receiptRecorded(EffectReceipt receipt) {
-            events.add(receipt.toString());
-          }
-        }).build();
+        .listener(EffectWorld.recordingInto(events)).build();
   }
 
   @AfterEach

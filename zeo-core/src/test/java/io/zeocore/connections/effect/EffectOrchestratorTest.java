@@ -482,17 +482,7 @@ class EffectOrchestratorTest {
     byte[] body = ("{\"amount\":100,\"charge\":\"" + bodyCanary + "\"}").getBytes(StandardCharsets.UTF_8);
     List<String> seen = Collections.synchronizedList(new ArrayList<>());
     EffectOrchestrator listening = EffectOrchestrator.builder(world.store, world.verifier)
-        .clock(EffectWorld.fixedClock()).listener(new EffectListener() {
-          @Override
-          public void transitionRecorded(EffectExecution execution, EffectState previousState) {
-            seen.add(execution.toString());
-          }
-
-          @Override
-          public void receiptRecorded(EffectReceipt receipt) {
-            seen.add(receipt.toString());
-          }
-        }).build();
+        .clock(EffectWorld.fixedClock()).listener(EffectWorld.recordingInto(seen)).build();
 
     EffectExecutionResult result = listening.execute(ORG, CONNECTION, REVISION, CREATE_REFUND,
         world.authorization("nonce-1", KEY, body), EXECUTION, body, request -> {

@@ -3,6 +3,9 @@ package io.zeocore.connections.effect;
 import io.zeocore.connections.contract.ContractFixtures;
 import io.zeocore.connections.contract.Digests;
 import io.zeocore.connections.contract.EffectAuthorization;
+import io.zeocore.connections.contract.EffectExecution;
+import io.zeocore.connections.contract.EffectReceipt;
+import io.zeocore.connections.contract.EffectState;
 import io.zeocore.connections.contract.IdempotencyKey;
 import static io.zeocore.connections.contract.ContractFixtures.AUTHORIZATION;
 import static io.zeocore.connections.contract.ContractFixtures.BODY;
@@ -68,6 +71,21 @@ public final class EffectWorld implements AutoCloseable {
 
   public static Clock fixedClock() {
     return Clock.fixed(T, ZoneOffset.UTC);
+  }
+
+  /** A listener that adds the {@code toString()} of every recorded transition and receipt to {@code seen}. */
+  public static EffectListener recordingInto(List<String> seen) {
+    return new EffectListener() {
+      @Override
+      public void transitionRecorded(EffectExecution execution, EffectState previousState) {
+        seen.add(execution.toString());
+      }
+
+      @Override
+      public void receiptRecorded(EffectReceipt receipt) {
+        seen.add(receipt.toString());
+      }
+    };
   }
 
   /** A signed authorization for the refund operation over {@code body}. */
