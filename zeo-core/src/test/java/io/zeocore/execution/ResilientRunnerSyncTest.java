@@ -18,8 +18,9 @@ class ResilientRunnerSyncTest {
 
   private final ManualClock clock = new ManualClock();
   private final List<AttemptContext> calls = new ArrayList<>();
-  private final List<AttemptRecord> heard = new ArrayList<>();
-  private final List<ResilientExecutionResult<?>> finished = new ArrayList<>();
+  private final RecordingAttemptListener listener = new RecordingAttemptListener();
+  private final List<AttemptRecord> heard = listener.attempts;
+  private final List<ResilientExecutionResult<?>> finished = listener.runs;
 
   private ResilientRunner runner() {
     return runner(() -> {
@@ -28,17 +29,7 @@ class ResilientRunnerSyncTest {
   }
 
   private ResilientRunner runner(JitterSource jitter) {
-    return ResilientRunner.builder().clock(clock).sleeper(clock).jitter(jitter).listener(new AttemptListener() {
-      @Override
-      public void attemptFinished(ExecutionPolicy policy, AttemptRecord record) {
-        heard.add(record);
-      }
-
-      @Override
-      public void runFinished(ExecutionPolicy policy, ResilientExecutionResult<?> result) {
-        finished.add(result);
-      }
-    }).build();
+    return ResilientRunner.builder().clock(clock).sleeper(clock).jitter(jitter).listener(listener).build();
   }
 
   private static ExecutionPolicy.Builder policy(String... plan) {

@@ -4,11 +4,10 @@ import static io.zeocore.llm.LoopbackServer.status;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.zeocore.execution.AttemptContext;
-import io.zeocore.execution.AttemptListener;
-import io.zeocore.execution.AttemptRecord;
 import io.zeocore.execution.CancellationToken;
 import io.zeocore.execution.ExecutionPolicy;
 import io.zeocore.execution.FailureKind;
+import io.zeocore.execution.RecordingAttemptListener;
 import io.zeocore.execution.ResilientExecutionResult;
 import io.zeocore.execution.ResilientRunner;
 import io.zeocore.execution.SyncExecutionTarget;
@@ -20,7 +19,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -91,20 +89,10 @@ class ProviderTextNeverLeaksTest {
       }
 
       // records, listener callbacks and the result of a run
-      List<Object> heard = new CopyOnWriteArrayList<>();
+      RecordingAttemptListener heard = new RecordingAttemptListener();
       ResilientExecutionResult<String> result = ResilientRunner.builder()
           .sleeper(delay -> { })
-          .listener(new AttemptListener() {
-            @Override
-            public void attemptFinished(ExecutionPolicy policy, AttemptRecord record) {
-              heard.add(record);
-            }
-
-            @Override
-            public void runFinished(ExecutionPolicy policy, ResilientExecutionResult<?> finished) {
-              heard.add(finished);
-            }
-          })
+          .listener(heard)
           .build()
           .runSync(ExecutionPolicy.builder()
               .totalTimeout(TIMEOUT)
@@ -114,7 +102,7 @@ class ProviderTextNeverLeaksTest {
                   FailureKind.RATE_LIMIT,
                   FailureKind.MALFORMED_RESPONSE)
               .build(), Map.of("llm", target));
-      evidence.append(result).append(result.attempts()).append(heard);
+      evidence.append(result).append(result.attempts()).append(heard.attempts).append(heard.runs);
       assertThat(result.value()).isNull();
     }
 
