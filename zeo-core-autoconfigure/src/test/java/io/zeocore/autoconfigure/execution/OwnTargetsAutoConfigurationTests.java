@@ -28,7 +28,6 @@ import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.context.event.EventListener;
 
 /** The user's own code as targets: YAML failure kinds, a classifier bean, registered targets, observable runs. */
 class OwnTargetsAutoConfigurationTests {
@@ -203,7 +202,8 @@ class OwnTargetsAutoConfigurationTests {
     new ApplicationContextRunner()
         .withConfiguration(AutoConfigurations.of(ZeoCoreExecutionAutoConfiguration.class,
             ZeoCoreMetricsAutoConfiguration.class))
-        .withUserConfiguration(Recording.class)
+        .withUserConfiguration(RecordingListener.class)
+        .withBean(SimpleMeterRegistry.class)
         .withPropertyValues(C + "default.total-timeout=10s", C + "default.attempt-timeout=5s",
             P + "p.attempt-targets=broken,spare", P + "p.failure-kinds.java.lang.IllegalStateException=transient")
         .run(context -> {
@@ -212,7 +212,7 @@ class OwnTargetsAutoConfigurationTests {
               Map.of("broken", BROKEN, "spare", SPARE));
 
           assertThat(result.value()).isEqualTo("spare");
-          List<Object> events = context.getBean(Recording.class).events;
+          List<Object> events = context.getBean(RecordingListener.class).events;
           assertThat(events).hasSize(3);
           assertThat(events.get(0)).isInstanceOfSatisfying(AttemptRecordedEvent.class,
               event -> assertThat(event.policyName()).isEqualTo("p"));
@@ -260,27 +260,6 @@ class OwnTargetsAutoConfigurationTests {
     @Bean
     NamedTarget<String, String> shouting() {
       return NamedTarget.of("shouting", String.class, String.class, (text, context) -> text.toUpperCase());
-    }
-  }
-
-  @Configuration(proxyBeanMethods = false)
-  static class Recording {
-
-    final List<Object> events = new CopyOnWriteArrayList<>();
-
-    @Bean
-    SimpleMeterRegistry meterRegistry() {
-      return new SimpleMeterRegistry();
-    }
-
-    @EventListener
-    void attempt(AttemptRecordedEvent event) {
-      events.add(event);
-    }
-
-    @EventListener
-    void completed(ExecutionCompletedEvent event) {
-      events.add(event);
     }
   }
 }

@@ -18,7 +18,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.LazyInitializationBeanFactoryPostProcessor;
@@ -29,7 +28,6 @@ import org.springframework.boot.test.context.assertj.AssertableApplicationContex
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.context.event.EventListener;
 
 class ZeoCoreExecutionAutoConfigurationTests {
 
@@ -371,22 +369,6 @@ class ZeoCoreExecutionAutoConfigurationTests {
     @Bean
     ResilientRunner myRunner() {
       return RUNNER;
-    }
-  }
-
-  @Configuration(proxyBeanMethods = false)
-  static class RecordingListener {
-
-    final List<Object> events = new CopyOnWriteArrayList<>();
-
-    @EventListener
-    void attempt(AttemptRecordedEvent event) {
-      events.add(event);
-    }
-
-    @EventListener
-    void completed(ExecutionCompletedEvent event) {
-      events.add(event);
     }
   }
 }
