@@ -6,7 +6,6 @@ import static io.zeocore.benchmarks.Contenders.ZEOCORE_TRANSIENT;
 
 import io.github.resilience4j.retry.Retry;
 import io.zeocore.execution.AsyncExecutionTarget;
-import io.zeocore.execution.ExecutionPolicy;
 import io.zeocore.execution.ResilientExecutionResult;
 import io.zeocore.execution.ResilientRunner;
 import io.zeocore.execution.SyncExecutionTarget;
@@ -43,12 +42,6 @@ public class FallbackPathBenchmark extends PeerComparisonBenchmark {
   private CompletableFuture<String> pendingSecondary;
   private final Supplier<CompletionStage<String>> peerDeferredPrimary = () -> pendingPrimary;
   private final Supplier<CompletionStage<String>> peerDeferredSecondary = () -> pendingSecondary;
-
-  private ResilientRunner runner;
-  private ExecutionPolicy policy;
-  private Map<String, SyncExecutionTarget<String>> syncTargets;
-  private Map<String, AsyncExecutionTarget<String>> asyncTargets;
-  private Map<String, AsyncExecutionTarget<String>> deferredTargets;
 
 
   @Setup

@@ -5,8 +5,13 @@ import static io.zeocore.benchmarks.Contenders.VALUE;
 import dev.failsafe.FailsafeExecutor;
 import io.github.resilience4j.retry.Retry;
 import io.github.resilience4j.timelimiter.TimeLimiter;
+import io.zeocore.execution.AsyncExecutionTarget;
+import io.zeocore.execution.ExecutionPolicy;
 import io.zeocore.execution.ResilientExecutionResult;
+import io.zeocore.execution.ResilientRunner;
+import io.zeocore.execution.SyncExecutionTarget;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.Predicate;
@@ -15,9 +20,17 @@ import org.openjdk.jmh.annotations.TearDown;
 /**
  * A benchmark that times ZeoCore against its peers (Resilience4j, Failsafe, no library) in three shapes ({@code sync},
  * {@code async}, {@code deferred}): the peers' executors built as in {@link Contenders}, their shutdown, and the check
- * that every contender behaves as the benchmark assumes before it is timed.
+ * that every contender behaves as the benchmark assumes before it is timed; ZeoCore's runner, policy and targets are
+ * the benchmark's to set.
  */
 abstract class PeerComparisonBenchmark extends SuiteSettings {
+
+  /** ZeoCore's side, set up by the benchmark: its runner, its policy and its targets for each shape. */
+  ResilientRunner runner;
+  ExecutionPolicy policy;
+  Map<String, SyncExecutionTarget<String>> syncTargets;
+  Map<String, AsyncExecutionTarget<String>> asyncTargets;
+  Map<String, AsyncExecutionTarget<String>> deferredTargets;
 
   Retry retry;
   TimeLimiter timeLimiter;

@@ -3,7 +3,6 @@ package io.zeocore.benchmarks;
 import static io.zeocore.benchmarks.Contenders.VALUE;
 
 import io.zeocore.execution.AsyncExecutionTarget;
-import io.zeocore.execution.ExecutionPolicy;
 import io.zeocore.execution.ResilientExecutionResult;
 import io.zeocore.execution.ResilientRunner;
 import io.zeocore.execution.SyncExecutionTarget;
@@ -38,12 +37,6 @@ public class RunnerOverheadBenchmark extends PeerComparisonBenchmark {
   private CompletableFuture<String> pendingAnswer;
   private final AsyncExecutionTarget.Invocation<String> deferredNoop = context -> pendingAnswer;
   private final Supplier<CompletionStage<String>> peerDeferredNoop = () -> pendingAnswer;
-
-  private ResilientRunner runner;
-  private ExecutionPolicy policy;
-  private Map<String, SyncExecutionTarget<String>> syncTargets;
-  private Map<String, AsyncExecutionTarget<String>> asyncTargets;
-  private Map<String, AsyncExecutionTarget<String>> deferredTargets;
 
 
   @Setup
