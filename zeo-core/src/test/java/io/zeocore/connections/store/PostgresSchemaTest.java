@@ -2,6 +2,7 @@ package io.zeocore.connections.store;
 
 import static io.zeocore.connections.store.RawSchemaSql.advance;
 import static io.zeocore.connections.store.RawSchemaSql.advanceToPrepared;
+import static io.zeocore.connections.store.RawSchemaSql.assertInsertedExecutionRules;
 import static io.zeocore.connections.store.RawSchemaSql.assertRefused;
 import static io.zeocore.connections.store.RawSchemaSql.exec;
 import static io.zeocore.connections.store.RawSchemaSql.executionInsert;
@@ -234,13 +235,7 @@ class PostgresSchemaTest {
   @Test
   void theFirstStateIsCreatedAndTheIdempotencyIdentityIsUniqueExceptForRefusals() throws Exception {
     try (Connection raw = raw()) {
-      assertRefused(raw, executionInsert("e0", "k1", 1).replace("'CREATED'", "'PREPARED'"),
-          "first persisted state must be CREATED");
-      insertExecution(raw, "e1", "k1", 1);
-      assertRefused(raw, executionInsert("e2", "k1", 1), "executions_idempotency_identity");
-      assertRefused(raw, executionInsert("e1", "k9", 1), "executions_pkey");
-      insertExecution(raw, "e3", "k1", 0);
-      insertExecution(raw, "e4", "k1", 0);
+      assertInsertedExecutionRules(raw, "executions_idempotency_identity", "executions_pkey");
       assertRefused(raw, "UPDATE executions SET holds_identity = 1, state = 'REFUSED', updated_at = 11,"
           + " completed_at = 11 WHERE execution_id = 'e3'", "execution identity is immutable");
       assertThat(strings(raw, "SELECT execution_id FROM executions ORDER BY execution_id"))

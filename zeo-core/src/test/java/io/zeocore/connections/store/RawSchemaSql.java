@@ -34,6 +34,22 @@ final class RawSchemaSql {
     advance(raw, id, from, to, at, null);
   }
 
+  /**
+   * Checks the rules both dialects enforce on inserted executions: the first state must be CREATED, an idempotency
+   * identity and an execution id are unique (refused with {@code duplicateIdentity} and {@code duplicateId}), refused
+   * executions (not holding the identity) may share it. Leaves e1 (holding k1), e3 and e4 (refusals of k1).
+   */
+  static void assertInsertedExecutionRules(Connection raw, String duplicateIdentity, String duplicateId)
+      throws SQLException {
+    assertRefused(raw, executionInsert("e0", "k1", 1).replace("'CREATED'", "'PREPARED'"),
+        "first persisted state must be CREATED");
+    insertExecution(raw, "e1", "k1", 1);
+    assertRefused(raw, executionInsert("e2", "k1", 1), duplicateIdentity);
+    assertRefused(raw, executionInsert("e1", "k9", 1), duplicateId);
+    insertExecution(raw, "e3", "k1", 0);
+    insertExecution(raw, "e4", "k1", 0);
+  }
+
   /** Moves one freshly inserted (CREATED) execution through AUTHORIZATION_VERIFIED (at 11) to PREPARED (at 12). */
   static void advanceToPrepared(Connection raw, String id) throws SQLException {
     advance(raw, id, "CREATED", "AUTHORIZATION_VERIFIED", 11);
