@@ -86,11 +86,6 @@ public class FallbackPathBenchmark extends PeerComparisonBenchmark {
   }
 
   @Benchmark
-  public ResilientExecutionResult<String> syncZeoCore() {
-    return runner.runSync(policy, syncTargets);
-  }
-
-  @Benchmark
   public String syncResilience4j() throws Exception {
     int[] attempt = {0};
     return retry.executeCallable(() -> timeLimiter.executeFutureSupplier(
@@ -119,11 +114,6 @@ public class FallbackPathBenchmark extends PeerComparisonBenchmark {
     return peerAsyncPrimary.get()
         .exceptionallyCompose(failure -> peerAsyncSecondary.get())
         .toCompletableFuture().join();
-  }
-
-  @Benchmark
-  public ResilientExecutionResult<String> asyncZeoCore() {
-    return runner.runAsync(policy, asyncTargets).join();
   }
 
   @Benchmark

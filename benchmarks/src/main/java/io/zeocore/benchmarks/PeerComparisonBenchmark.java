@@ -15,13 +15,15 @@ import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.Predicate;
+import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.TearDown;
 
 /**
  * A benchmark that times ZeoCore against its peers (Resilience4j, Failsafe, no library) in three shapes ({@code sync},
  * {@code async}, {@code deferred}): the peers' executors built as in {@link Contenders}, their shutdown, and the check
- * that every contender behaves as the benchmark assumes before it is timed; ZeoCore's runner, policy and targets are
- * the benchmark's to set.
+ * that every contender behaves as the benchmark assumes before it is timed, and ZeoCore's {@code sync} and
+ * {@code async} rows (one run of the policy over the targets); ZeoCore's runner, policy and targets are the benchmark's
+ * to set.
  */
 abstract class PeerComparisonBenchmark extends SuiteSettings {
 
@@ -86,7 +88,10 @@ abstract class PeerComparisonBenchmark extends SuiteSettings {
 
   public abstract String syncDirect() throws Exception;
 
-  public abstract ResilientExecutionResult<String> syncZeoCore();
+  @Benchmark
+  public ResilientExecutionResult<String> syncZeoCore() {
+    return runner.runSync(policy, syncTargets);
+  }
 
   public abstract String syncResilience4j() throws Exception;
 
@@ -98,7 +103,10 @@ abstract class PeerComparisonBenchmark extends SuiteSettings {
 
   public abstract String asyncDirect();
 
-  public abstract ResilientExecutionResult<String> asyncZeoCore();
+  @Benchmark
+  public ResilientExecutionResult<String> asyncZeoCore() {
+    return runner.runAsync(policy, asyncTargets).join();
+  }
 
   public abstract String asyncResilience4j();
 

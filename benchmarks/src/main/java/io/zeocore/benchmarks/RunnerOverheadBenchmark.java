@@ -63,11 +63,6 @@ public class RunnerOverheadBenchmark extends PeerComparisonBenchmark {
   }
 
   @Benchmark
-  public ResilientExecutionResult<String> syncZeoCore() {
-    return runner.runSync(policy, syncTargets);
-  }
-
-  @Benchmark
   public String syncResilience4j() throws Exception {
     return retry.executeCallable(() -> timeLimiter.executeFutureSupplier(() -> r4jSyncExecutor.submit(peerSyncNoop)));
   }
@@ -90,11 +85,6 @@ public class RunnerOverheadBenchmark extends PeerComparisonBenchmark {
   @Benchmark
   public String asyncDirect() {
     return peerAsyncNoop.get().toCompletableFuture().join();
-  }
-
-  @Benchmark
-  public ResilientExecutionResult<String> asyncZeoCore() {
-    return runner.runAsync(policy, asyncTargets).join();
   }
 
   @Benchmark
