@@ -2,6 +2,7 @@ package io.zeocore.llm;
 
 import io.zeocore.InvalidFieldException;
 import io.zeocore.execution.CancellationToken;
+import io.zeocore.internal.RetryAfterHeader;
 import io.zeocore.internal.SaturatingDurations;
 import java.net.ConnectException;
 import java.net.NoRouteToHostException;
@@ -142,7 +143,10 @@ abstract class HttpLlmClient implements LlmClient {
     HttpResponse<byte[]> response = exchange(request.build(), timeout, cancellation);
     int status = response.statusCode();
     if (status < 200 || status > 299) {
-      throw LlmCallException.httpStatus(provider, status, RetryAfter.parse(response.headers(), clock));
+      // OpenAI's retry-after-ms first, else Retry-After (seconds or an HTTP date on this client's clock)
+      throw LlmCallException.httpStatus(provider, status, RetryAfterHeader.parse(
+          response.headers().firstValue("retry-after").orElse(null),
+          response.headers().firstValue("retry-after-ms").orElse(null), clock));
     }
     return contentOf(response.body());
   }
