@@ -8,9 +8,9 @@ import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.util.ClassUtils;
 
 /**
- * Starts loading the embedded store's SQLite driver — its classes and its native library, which sqlite-jdbc extracts
- * and loads on every start — and {@linkplain SqliteDatabase#warmUp() warming up} the store's opening path (a
- * connection to a private in-memory database, the shipped migrations' checksums) on a background thread as soon as
+ * Starts loading the embedded store's SQLite driver — its classes and its native library — and
+ * {@linkplain SqliteDatabase#warmUp() warming up} the store's opening path (a connection to a private in-memory
+ * database, the shipped migrations' checksums) on a background thread as soon as
  * the environment is known, so that the context is created and refreshed meanwhile and the store, opened later on the
  * main thread, does not wait for it. Only when the store will be ZeoCore's own SQLite file (some
  * {@code zeocore.connections} setting other than an off-switch, as for the store itself, and no {@code store.url}, no
@@ -20,7 +20,6 @@ import org.springframework.util.ClassUtils;
 public final class EmbeddedStoreDriverPreload implements EnvironmentPostProcessor {
 
   private static final String DRIVER = "org.sqlite.JDBC";
-  private static final String NATIVE_LOADER = "org.sqlite.SQLiteJDBCLoader";
   private static final String STORE = "zeocore.connections.store.";
 
   @Override
@@ -32,7 +31,6 @@ public final class EmbeddedStoreDriverPreload implements EnvironmentPostProcesso
     Thread preload = new Thread(() -> {
       try {
         Class.forName(DRIVER, true, loader);
-        Class.forName(NATIVE_LOADER, true, loader).getMethod("initialize").invoke(null);
         SqliteDatabase.warmUp();
       } catch (ReflectiveOperationException | SQLException | LinkageError | RuntimeException ignored) {
         // opening the store reports whatever is wrong

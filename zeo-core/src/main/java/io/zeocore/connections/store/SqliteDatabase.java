@@ -116,11 +116,13 @@ public final class SqliteDatabase implements AutoCloseable {
    * Does, once, the work of {@link #open} and of {@link JdbcConnectionStore#openSqlite} that does not depend on the
    * file: loads the driver and its native library, opens a connection with the store's settings to a private
    * in-memory database, runs a statement on it and closes it, and reads the shipped migrations' checksums. A later
-   * {@code open} on another thread then finds all of it loaded. Opens no file, creates nothing, leaves no thread;
+   * {@code open} on another thread then finds all of it loaded. Opens no database file and leaves nothing behind (the
+   * native library is loaded from a private temporary copy that is deleted at once), starts no thread;
    * safe to call from any thread, any number of times. Meant for a background thread at application start-up; its
    * failure decides nothing (the real {@code open} reports whatever is wrong).
    *
    * @throws SQLException if the driver cannot open an in-memory database
+   * @throws IllegalStateException if sqlite-jdbc cannot load its native library
    */
   public static void warmUp() throws SQLException {
     try (Connection connection = config().createConnection("jdbc:sqlite::memory:")) {
@@ -200,6 +202,7 @@ public final class SqliteDatabase implements AutoCloseable {
   }
 
   static SQLiteConfig config() {
+    SqliteNativeLibrary.load();
     SQLiteConfig config = new SQLiteConfig();
     config.resetOpenMode(SQLiteOpenMode.CREATE);
     config.setJournalMode(SQLiteConfig.JournalMode.WAL);

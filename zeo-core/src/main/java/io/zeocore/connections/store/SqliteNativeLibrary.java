@@ -1,0 +1,128 @@
+package io.zeocore.connections.store;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URL;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+import org.sqlite.SQLiteJDBCLoader;
+import org.sqlite.util.LibraryLoaderUtil;
+
+/**
+ * Loads sqlite-jdbc's native library once per JVM, without the part of sqlite-jdbc's own loading that costs the most
+ * CPU at start-up.
+ *
+ * <p>sqlite-jdbc extracts its native library (about 1 MB) from its jar to a new file in the temporary directory on
+ * every start, then reads the copy and the resource again, comparing them byte by byte through
+ * {@code BufferedInputStream.read()}: measured inside a Spring Boot start-up on two cores, that comparison alone was
+ * about 70 ms of CPU, more than anything else ZeoCore does while an application starts. This class copies the same
+ * resource with one {@link Files#copy(InputStream, Path, java.nio.file.CopyOption...)} into a new directory that only
+ * this user can enter ({@link Files#createTempDirectory} gives it mode {@code 0700}), inside sqlite-jdbc's own
+ * temporary directory ({@code org.sqlite.tmpdir}, else {@code java.io.tmpdir}), has sqlite-jdbc load that file, and
+ * deletes the file and the directory again (the loaded library stays mapped). It is sqlite-jdbc itself that loads the
+ * file: its {@code org.sqlite.lib.path} and {@code org.sqlite.lib.name} system properties are set only while this
+ * class holds the loader's own lock (the lock {@link SQLiteJDBCLoader#initialize()} takes), so no other thread's
+ * loading can see them, and they are removed before the lock is released.
+ *
+ * <p>sqlite-jdbc's own loading runs unchanged, and this class does nothing else, when: the library is already loaded;
+ * the application set either property itself; the operating system is neither Linux nor macOS (elsewhere a loaded
+ * library cannot be deleted); the jar has no library for this platform; or the copy cannot be made. If sqlite-jdbc
+ * cannot load the copy, it goes on with its usual extraction. Thread-safe; returns at once after the first call.
+ */
+final class SqliteNativeLibrary {
+
+  static final String LIBRARY_PATH = "org.sqlite.lib.path";
+  static final String LIBRARY_NAME = "org.sqlite.lib.name";
+
+  private static volatile boolean loaded;
+
+  private SqliteNativeLibrary() {
+  }
+
+  /**
+   * Makes sure sqlite-jdbc's native library is loaded (see the class documentation).
+   *
+   * @throws IllegalStateException if sqlite-jdbc cannot load its native library in any way it knows
+   */
+  static void load() {
+    if (loaded) {
+      return;
+    }
+    try {
+      Path copy = applicationChoseItsOwnLibrary() || !unlinksLoadedLibraries() ? null : copyOfBundledLibrary();
+      try {
+        initialize(copy);
+      } finally {
+        if (copy != null) {
+          deleteQuietly(copy.getParent(), copy.getFileName().toString());
+        }
+      }
+    } catch (Exception e) {
+      throw new IllegalStateException("loading sqlite-jdbc's native library failed: " + e.getMessage(), e);
+    }
+    loaded = true;
+  }
+
+  private static void initialize(Path copy) throws Exception {
+    if (copy == null) {
+      SQLiteJDBCLoader.initialize();
+      return;
+    }
+    synchronized (SQLiteJDBCLoader.class) {
+      System.setProperty(LIBRARY_PATH, copy.getParent().toString());
+      System.setProperty(LIBRARY_NAME, copy.getFileName().toString());
+      try {
+        SQLiteJDBCLoader.initialize();
+      } finally {
+        System.clearProperty(LIBRARY_PATH);
+        System.clearProperty(LIBRARY_NAME);
+      }
+    }
+  }
+
+  private static boolean applicationChoseItsOwnLibrary() {
+    return System.getProperty(LIBRARY_PATH) != null || System.getProperty(LIBRARY_NAME) != null;
+  }
+
+  private static boolean unlinksLoadedLibraries() {
+    String os = System.getProperty("os.name", "").toLowerCase(Locale.ROOT);
+    return os.contains("linux") || os.contains("mac");
+  }
+
+  /** The bundled library copied into a new private directory, or {@code null} when there is none to copy. */
+  private static Path copyOfBundledLibrary() {
+    String name = LibraryLoaderUtil.getNativeLibName();
+    String resource = LibraryLoaderUtil.getNativeLibResourcePath() + "/" + name;
+    ClassLoader loader = SQLiteJDBCLoader.class.getClassLoader();
+    URL bundled = loader == null ? null : loader.getResource(resource.substring(1));
+    if (bundled == null) {
+      return null;
+    }
+    Path directory = null;
+    try {
+      Path temporary = Path.of(System.getProperty("org.sqlite.tmpdir", System.getProperty("java.io.tmpdir")));
+      directory = Files.createTempDirectory(temporary, "zeocore-sqlite-");
+      Path copy = directory.resolve(name);
+      try (InputStream in = bundled.openStream()) {
+        Files.copy(in, copy);
+      }
+      return copy;
+    } catch (IOException | RuntimeException e) {
+      deleteQuietly(directory, name);
+      return null; // sqlite-jdbc's own extraction decides
+    }
+  }
+
+  private static void deleteQuietly(Path directory, String name) {
+    if (directory == null) {
+      return;
+    }
+    try {
+      Files.deleteIfExists(directory.resolve(name));
+      Files.deleteIfExists(directory);
+    } catch (IOException ignored) {
+      // left for the temporary directory's own cleaning; nothing reads it again
+    }
+  }
+}
