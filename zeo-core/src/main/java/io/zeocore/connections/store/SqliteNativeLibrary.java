@@ -3,6 +3,7 @@ package io.zeocore.connections.store;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URL;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
@@ -93,7 +94,8 @@ final class SqliteNativeLibrary {
   /** The bundled library copied into a new private directory, or {@code null} when there is none to copy. */
   private static Path copyOfBundledLibrary() {
     String name = LibraryLoaderUtil.getNativeLibName();
-    String resource = LibraryLoaderUtil.getNativeLibResourcePath() + "/" + name;
+    String folder = platformFolder();
+    String resource = (folder != null ? folder : LibraryLoaderUtil.getNativeLibResourcePath()) + "/" + name;
     ClassLoader loader = SQLiteJDBCLoader.class.getClassLoader();
     URL bundled = loader == null ? null : loader.getResource(resource.substring(1));
     if (bundled == null) {
@@ -112,6 +114,47 @@ final class SqliteNativeLibrary {
       deleteQuietly(directory, name);
       return null; // sqlite-jdbc's own extraction decides
     }
+  }
+
+  /**
+   * sqlite-jdbc's resource folder for this platform, decided as its {@code OSInfo} decides it, for Linux (glibc or
+   * musl) and macOS on x86-64 and AArch64; {@code null} (sqlite-jdbc's own {@code OSInfo} decides) anywhere else, on
+   * Android, or when the platform is overridden. {@code OSInfo} starts a {@code uname -o} process to rule out Android
+   * (about 20 ms at start-up); here a musl C library is recognized, as there, by a mapped file of this process whose
+   * path names musl (read from {@code /proc/self/maps} at once instead of one link at a time), and Android by its
+   * runtime name or its system libraries.
+   */
+  static String platformFolder() {
+    if (System.getProperty("org.sqlite.osinfo.architecture") != null) {
+      return null;
+    }
+    String arch = switch (System.getProperty("os.arch", "").toLowerCase(Locale.ROOT)) {
+      case "x86_64", "amd64" -> "x86_64";
+      case "aarch64" -> "aarch64";
+      default -> null;
+    };
+    String os = System.getProperty("os.name", "");
+    if (arch == null || os.contains("Windows") || os.contains("AIX")) {
+      return null;
+    }
+    if (os.contains("Mac") || os.contains("Darwin")) {
+      return "/org/sqlite/native/Mac/" + arch;
+    }
+    if (!os.contains("Linux") || android()) {
+      return null;
+    }
+    try {
+      String maps = Files.readString(Path.of("/proc/self/maps"), StandardCharsets.ISO_8859_1);
+      return "/org/sqlite/native/" + (maps.toLowerCase(Locale.ROOT).contains("musl") ? "Linux-Musl/" : "Linux/") + arch;
+    } catch (IOException | RuntimeException unreadable) {
+      return null;
+    }
+  }
+
+  private static boolean android() {
+    return System.getProperty("java.runtime.name", "").toLowerCase(Locale.ROOT).contains("android")
+        || Files.exists(Path.of("/system/lib/libGLESv1_CM.so"))
+        || Files.exists(Path.of("/system/lib64/libGLESv1_CM.so"));
   }
 
   private static void deleteQuietly(Path directory, String name) {

@@ -20,6 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.io.TempDir;
+import org.sqlite.util.LibraryLoaderUtil;
 
 /**
  * sqlite-jdbc's native library is loaded once per JVM, so each case runs in a child JVM of its own with a fresh
@@ -68,6 +69,11 @@ class SqliteNativeLibraryTest {
 
     assertThat(child.get("version")).matches("3\\.\\d+\\.\\d+");
     assertThat(child.get("temp")).as("the private copy was made in org.sqlite.tmpdir and deleted again").isEmpty();
+  }
+
+  @Test
+  void findsTheLibraryInTheFolderSqliteJdbcWouldChooseWithoutStartingAProcess() {
+    assertThat(SqliteNativeLibrary.platformFolder()).isEqualTo(LibraryLoaderUtil.getNativeLibResourcePath());
   }
 
   private Map<String, String> runChild(String... jvmOptions) throws IOException, InterruptedException {
