@@ -7,6 +7,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -34,13 +36,23 @@ import java.util.concurrent.locks.ReentrantLock;
  * previous one was committing, so a lone caller pays nothing extra (its work runs as a plain transaction, without a
  * savepoint) and the wait of a queued caller is bounded by the batch in flight plus its own.
  *
- * <p>The leader of a batch is the first queued caller to take the lock; followers whose work it committed return as
- * soon as they take the lock in turn. Reads take the same lock and never join a batch. Thread-safe.
+ * <h2>Waiting</h2>
+ * The leader of a batch is a queued caller that takes the connection's lock; it drains the queue, runs and commits
+ * the batch, then hands each other caller of the batch its outcome and wakes it. Followers never take the lock to
+ * learn their outcome, so they all return at once after a commit instead of passing the lock to each other one by one,
+ * and the next leader — the caller at the head of the queue, woken whenever the lock is released — starts the next
+ * batch meanwhile. Reads take the same lock and never join a batch. Thread-safe.
  */
 final class GroupCommitDatabase implements StoreDatabase {
 
   /** The most works one transaction commits together. */
   static final int MAX_BATCH = 64;
+
+  /**
+   * How long a queued caller sleeps at most before looking again whether its work is done or the lock is free; it
+   * is woken explicitly in both cases, so this bound only caps the cost of a wake-up that could never be observed.
+   */
+  private static final long RECHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
 
   private final SqlDialect dialect;
   private final Connection connection;
@@ -68,11 +80,16 @@ final class GroupCommitDatabase implements StoreDatabase {
     this.committer = committer;
   }
 
-  /** One submitted work and, once its batch is over, its outcome. Fields are written and read under the lock. */
+  /**
+   * One submitted work and, once its batch is over, its outcome: {@code result} and {@code failure} are written by
+   * the batch's leader before the volatile {@code done}, and read by the submitting thread after it.
+   */
   private static final class Pending<T> {
 
     final SqlWork<T> work;
-    boolean done;
+    final Thread caller = Thread.currentThread();
+    volatile boolean done;
+    boolean succeeded;
     T result;
     Throwable failure;
 
@@ -82,12 +99,22 @@ final class GroupCommitDatabase implements StoreDatabase {
 
     void succeed(T value) {
       result = value;
-      done = true;
+      succeeded = true;
     }
 
     void fail(Throwable cause) {
       failure = cause;
+    }
+
+    /** Publishes the outcome recorded so far and wakes the caller (the leader's own work is published too). */
+    void complete() {
+      if (failure == null && !succeeded) {
+        failure = new IllegalStateException("the store's batch ended before this work ran");
+      }
       done = true;
+      if (caller != Thread.currentThread()) {
+        LockSupport.unpark(caller);
+      }
     }
 
     T outcome() throws SQLException {
@@ -119,14 +146,32 @@ final class GroupCommitDatabase implements StoreDatabase {
     }
     Pending<T> pending = new Pending<>(work);
     queue.add(pending);
-    lock.lock();
-    try {
-      while (!pending.done) {
-        checkUsable(pending);
-        runBatch(drain());
+    while (!pending.done) {
+      if (lock.tryLock()) {
+        try {
+          if (!pending.done) {
+            checkUsable(pending);
+            List<Pending<?>> batch = drain();
+            boolean ended = false;
+            try {
+              runBatch(batch);
+              ended = true;
+            } finally {
+              for (Pending<?> queued : batch) {
+                if (!ended) {
+                  queued.fail(new IllegalStateException("the store's batch ended abnormally; whether it committed is"
+                      + " unknown"));
+                }
+                queued.complete();
+              }
+            }
+          }
+        } finally {
+          release();
+        }
+      } else {
+        LockSupport.parkNanos(this, RECHECK_NANOS); // woken when its batch is over or when the lock is released
       }
-    } finally {
-      lock.unlock();
     }
     return pending.outcome();
   }
@@ -143,7 +188,16 @@ final class GroupCommitDatabase implements StoreDatabase {
       }
       return work.run(session);
     } finally {
-      lock.unlock();
+      release();
+    }
+  }
+
+  /** Releases the lock and wakes the caller whose work is next in the queue, to lead the next batch. */
+  private void release() {
+    lock.unlock();
+    Pending<?> next = queue.peek();
+    if (next != null) {
+      LockSupport.unpark(next.caller);
     }
   }
 
@@ -179,7 +233,7 @@ final class GroupCommitDatabase implements StoreDatabase {
     boolean restore;
     try {
       restore = dialect.begin(session);
-    } catch (SQLException | RuntimeException e) {
+    } catch (Throwable e) {
       batch.forEach(pending -> pending.fail(e));
       return;
     }
@@ -205,7 +259,7 @@ final class GroupCommitDatabase implements StoreDatabase {
       }
       try {
         committer.commit(dialect, session);
-      } catch (SQLException | RuntimeException e) {
+      } catch (Throwable e) {
         dialect.rollback(session, e);
         succeeded.forEach(pending -> pending.fail(e));
       }
@@ -309,7 +363,7 @@ final class GroupCommitDatabase implements StoreDatabase {
         throw new IllegalStateException("closing the store's database connection failed", e);
       }
     } finally {
-      lock.unlock();
+      release(); // a queued writer wakes, finds the database closed and wakes the next
     }
   }
 }

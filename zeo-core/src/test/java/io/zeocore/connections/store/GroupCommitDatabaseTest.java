@@ -28,6 +28,7 @@ class GroupCommitDatabaseTest {
   /** The number (counted from 1 after set-up) of the commit attempt that fails; 0 for none. */
   private final AtomicInteger failingAttempt = new AtomicInteger();
   private final ExecutorService callers = Executors.newCachedThreadPool();
+  private volatile boolean failWithError;
   private GroupCommitDatabase database;
 
   @BeforeEach
@@ -37,6 +38,9 @@ class GroupCommitDatabaseTest {
         SqliteDatabase.config().createConnection(SqliteDatabase.jdbcUrl(directory.resolve("g.db"))),
         (dialect, session) -> {
           if (attempts.incrementAndGet() == failingAttempt.get()) {
+            if (failWithError) {
+              throw new AssertionError("injected commit error");
+            }
             throw new SQLException("injected commit failure");
           }
           commits.incrementAndGet();
@@ -112,6 +116,26 @@ class GroupCommitDatabaseTest {
     }
     assertThat(keys()).containsExactly("held");
     // the connection is usable again
+    assertThat(database.<Integer>write(s -> s.update("INSERT INTO t VALUES ('after')"))).isEqualTo(1);
+  }
+
+  @Test
+  void whenTheBatchsCommitThrowsAnErrorEveryCallerInItGetsItAndNoneIsLeftWaiting() throws Exception {
+    CountDownLatch release = holdTheWriter();
+    List<Future<Integer>> writes = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      String key = "lost" + i;
+      writes.add(callers.submit(() -> database.write(s -> s.update("INSERT INTO t VALUES (?)", key))));
+    }
+    awaitQueued(4);
+    failWithError = true;
+    failingAttempt.set(2);
+    release.countDown();
+    for (Future<Integer> write : writes) {
+      assertThatThrownBy(() -> write.get(10, TimeUnit.SECONDS)).hasCauseInstanceOf(AssertionError.class)
+          .hasRootCauseMessage("injected commit error");
+    }
+    assertThat(keys()).containsExactly("held");
     assertThat(database.<Integer>write(s -> s.update("INSERT INTO t VALUES ('after')"))).isEqualTo(1);
   }
 
