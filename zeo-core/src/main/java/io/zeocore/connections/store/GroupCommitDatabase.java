@@ -12,7 +12,8 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * One owned connection used for every read and write, with <b>group commit</b>: write transactions that callers submit
+ * One owned writer connection, with <b>group commit</b>, and optionally {@link ReadConnections} beside it for reads
+ * that arrive while the writer is busy: write transactions that callers submit
  * while another batch is committing are run together in the next transaction and made durable by one commit (one
  * fsync on SQLite). This is the embedded SQLite file's single writer; other processes on the same file queue on
  * {@code BEGIN IMMEDIATE} and {@code busy_timeout}. Prepared statements are cached for the connection's life.
@@ -41,7 +42,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * the batch, then hands each other caller of the batch its outcome and wakes it. Followers never take the lock to
  * learn their outcome, so they all return at once after a commit instead of passing the lock to each other one by one,
  * and the next leader — the caller at the head of the queue, woken whenever the lock is released — starts the next
- * batch meanwhile. Reads take the same lock and never join a batch. Thread-safe.
+ * batch meanwhile. Reads never join a batch: a read runs on the writer when it is idle, else on a free read
+ * connection, else on the writer once it is free ({@link #read}). Thread-safe.
  */
 final class GroupCommitDatabase implements StoreDatabase {
 
@@ -61,6 +63,7 @@ final class GroupCommitDatabase implements StoreDatabase {
   private final SqlSession session;
   private final ConcurrentLinkedQueue<Pending<?>> queue = new ConcurrentLinkedQueue<>();
   private final Committer committer;
+  private final ReadConnections readers;
   private boolean closed;
 
   /** How a batch's transaction is committed; replaced in tests to make a commit fail. */
@@ -70,14 +73,20 @@ final class GroupCommitDatabase implements StoreDatabase {
   }
 
   GroupCommitDatabase(SqlDialect dialect, Connection connection) {
-    this(dialect, connection, SqlDialect::commit);
+    this(dialect, connection, SqlDialect::commit, null);
   }
 
   GroupCommitDatabase(SqlDialect dialect, Connection connection, Committer committer) {
+    this(dialect, connection, committer, null);
+  }
+
+  /** With {@code readers} ({@code null} for none) serving reads while they have a free connection. */
+  GroupCommitDatabase(SqlDialect dialect, Connection connection, Committer committer, ReadConnections readers) {
     this.dialect = dialect;
     this.connection = connection;
     this.session = SqlSession.caching(connection, statements);
     this.committer = committer;
+    this.readers = readers;
   }
 
   /**
@@ -176,13 +185,25 @@ final class GroupCommitDatabase implements StoreDatabase {
     return pending.outcome();
   }
 
+  /**
+   * Runs {@code work} on the writer connection when it is idle; while a batch holds it, on a free read connection
+   * instead (one read transaction: a snapshot of the last commit, so never older than any write that returned before
+   * this call), and only when none is free, on the writer once the batch is over.
+   */
   @Override
+  @SuppressWarnings("unchecked")
   public <T> T read(SqlWork<T> work) throws SQLException {
-    lock.lock();
-    try {
-      if (lock.getHoldCount() > 1) {
-        throw new IllegalStateException("store transactions do not nest");
+    if (lock.isHeldByCurrentThread()) {
+      throw new IllegalStateException("store transactions do not nest");
+    }
+    if (!lock.tryLock()) {
+      Object result = readers == null ? ReadConnections.BUSY : readers.read(work);
+      if (result != ReadConnections.BUSY) {
+        return (T) result;
       }
+      lock.lock();
+    }
+    try {
       if (closed) {
         throw new IllegalStateException("the store's database is closed");
       }
@@ -349,6 +370,9 @@ final class GroupCommitDatabase implements StoreDatabase {
         return;
       }
       closed = true;
+      if (readers != null) {
+        readers.close();
+      }
       for (PreparedStatement statement : statements.values()) {
         try {
           statement.close();

@@ -43,11 +43,14 @@ import org.sqlite.SQLiteOpenMode;
  * query {@code last_insert_rowid()} after every insert).
  *
  * <h2>Concurrency</h2>
- * One connection serves every read and write of this instance, serialized by a lock, with group commit
+ * One writer connection serves every write of this instance, serialized by a lock, with group commit
  * ({@link GroupCommitDatabase}): writes that arrive while a commit is in flight run together in the next
  * {@code BEGIN IMMEDIATE … COMMIT} transaction (each in its own savepoint), and each caller returns only once the
- * commit that holds its work is durable, or gets that commit's error. Other processes (or other instances) on the
- * same file queue for the write lock for up to {@code busy_timeout}.
+ * commit that holds its work is durable, or gets that commit's error. Reads run on the writer when it is idle and,
+ * while it is busy, on up to {@value #READERS} read connections opened on first need ({@code query_only}, one read
+ * transaction per read, so a read sees every write that returned before it started; each connection keeps its own
+ * page cache); only when all of them are busy does a read wait for the writer. Other processes (or other instances)
+ * on the same file queue for the write lock for up to {@code busy_timeout}.
  *
  * <p>This type never exposes a {@link DataSource}: an application's Spring context must not see ZeoCore's database as
  * its own. Instances are thread-safe; {@link #close()} closes the connection.
@@ -62,6 +65,9 @@ public final class SqliteDatabase implements AutoCloseable {
 
   /** The busy timeout of every connection, in milliseconds. */
   public static final int BUSY_TIMEOUT_MILLIS = 5000;
+
+  /** The most read connections beside the writer (see Concurrency above). */
+  static final int READERS = 4;
 
   /** The suffixes of the side files SQLite keeps next to the database file. */
   static final List<String> SIDE_FILE_SUFFIXES = List.of("-wal", "-shm", "-journal");
@@ -109,7 +115,10 @@ public final class SqliteDatabase implements AutoCloseable {
       throw e instanceof RuntimeException runtime ? runtime
           : new IllegalStateException("opening the ZeoCore SQLite database failed: " + e.getMessage(), e);
     }
-    return new SqliteDatabase(absolute, posix, new GroupCommitDatabase(SqliteDialect.INSTANCE, connection, committer));
+    String url = jdbcUrl(absolute);
+    ReadConnections readers = new ReadConnections(() -> readerConfig().createConnection(url), READERS);
+    return new SqliteDatabase(absolute, posix,
+        new GroupCommitDatabase(SqliteDialect.INSTANCE, connection, committer, readers));
   }
 
   /**
@@ -212,6 +221,17 @@ public final class SqliteDatabase implements AutoCloseable {
     config.enableRecursiveTriggers(true);
     config.setTransactionMode(SQLiteConfig.TransactionMode.IMMEDIATE);
     // the store never asks for generated keys; left on, the driver runs a second query after every INSERT to have them
+    config.setGetGeneratedKeys(false);
+    return config;
+  }
+
+  /** Settings of a read connection: the file must exist, reads only, deferred (read) transactions. */
+  static SQLiteConfig readerConfig() {
+    SqliteNativeLibrary.load();
+    SQLiteConfig config = new SQLiteConfig();
+    config.resetOpenMode(SQLiteOpenMode.CREATE);
+    config.setBusyTimeout(BUSY_TIMEOUT_MILLIS);
+    config.setTransactionMode(SQLiteConfig.TransactionMode.DEFERRED);
     config.setGetGeneratedKeys(false);
     return config;
   }

@@ -29,13 +29,15 @@ class GroupCommitDatabaseTest {
   private final AtomicInteger failingAttempt = new AtomicInteger();
   private final ExecutorService callers = Executors.newCachedThreadPool();
   private volatile boolean failWithError;
+  /** The write {@link #holdTheWriter} holds. */
+  private Future<?> held;
   private GroupCommitDatabase database;
 
   @BeforeEach
   void open() throws SQLException {
     SqliteDatabase.open(directory.resolve("g.db")).close(); // creates the file with its modes
-    database = new GroupCommitDatabase(SqliteDialect.INSTANCE,
-        SqliteDatabase.config().createConnection(SqliteDatabase.jdbcUrl(directory.resolve("g.db"))),
+    String url = SqliteDatabase.jdbcUrl(directory.resolve("g.db"));
+    database = new GroupCommitDatabase(SqliteDialect.INSTANCE, SqliteDatabase.config().createConnection(url),
         (dialect, session) -> {
           if (attempts.incrementAndGet() == failingAttempt.get()) {
             if (failWithError) {
@@ -45,7 +47,8 @@ class GroupCommitDatabaseTest {
           }
           commits.incrementAndGet();
           dialect.commit(session);
-        });
+        },
+        new ReadConnections(() -> SqliteDatabase.readerConfig().createConnection(url), 1));
     database.write(s -> s.update("CREATE TABLE t (k TEXT PRIMARY KEY)"));
     commits.set(0);
     attempts.set(0);
@@ -140,6 +143,73 @@ class GroupCommitDatabaseTest {
   }
 
   @Test
+  void aReadWhileABatchCommitsDoesNotWaitForItAndSeesTheLastCommit() throws Exception {
+    database.write(s -> s.update("INSERT INTO t VALUES ('before')"));
+    CountDownLatch inserted = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    Future<?> holder = callers.submit(() -> database.write(s -> {
+      s.update("INSERT INTO t VALUES ('uncommitted')");
+      inserted.countDown();
+      await(release);
+      return 1;
+    }));
+    inserted.await();
+
+    Future<List<String>> read = callers.submit(this::keys);
+
+    assertThat(read.get(10, TimeUnit.SECONDS)).containsExactly("before");
+    assertThat(holder).isNotDone();
+    release.countDown();
+    holder.get(10, TimeUnit.SECONDS);
+    assertThat(keys()).containsExactlyInAnyOrder("before", "uncommitted");
+  }
+
+  @Test
+  void aReadConnectionRefusesToWrite() throws Exception {
+    CountDownLatch release = holdTheWriter();
+    Future<Integer> sneaky = callers.submit(() -> database.read(s -> s.update("INSERT INTO t VALUES ('sneaky')")));
+
+    assertThatThrownBy(() -> sneaky.get(10, TimeUnit.SECONDS)).hasCauseInstanceOf(SQLException.class)
+        .hasMessageContaining("readonly");
+    release.countDown();
+    held.get(10, TimeUnit.SECONDS);
+    assertThat(keys()).containsExactly("held");
+  }
+
+  @Test
+  void whenEveryReadConnectionIsBusyAReadWaitsForTheWriter() throws Exception {
+    CountDownLatch releaseWriter = holdTheWriter();
+    CountDownLatch reading = new CountDownLatch(1);
+    CountDownLatch releaseReader = new CountDownLatch(1);
+    Future<List<Integer>> first = callers.submit(() -> database.read(s -> {
+      int before = s.first("SELECT count(*) FROM t", row -> row.getInt(1)); // the read's snapshot starts here
+      reading.countDown();
+      await(releaseReader);
+      return List.of(before, s.first("SELECT count(*) FROM t", row -> row.getInt(1)));
+    }));
+    reading.await();
+
+    Future<Integer> second = callers.submit(this::count); // the only read connection is taken
+
+    Thread.sleep(200);
+    assertThat(second).isNotDone();
+    releaseWriter.countDown();
+    assertThat(second.get(10, TimeUnit.SECONDS)).isEqualTo(1); // on the writer, after the held write committed
+    releaseReader.countDown();
+    assertThat(first.get(10, TimeUnit.SECONDS)).containsExactly(0, 0); // one snapshot, older than that commit
+  }
+
+  @Test
+  void readsDoNotNestOnAReadConnectionEither() throws Exception {
+    CountDownLatch release = holdTheWriter();
+    Future<Integer> nested = callers.submit(() -> database.read(s -> database.read(inner -> 1)));
+
+    assertThatThrownBy(() -> nested.get(10, TimeUnit.SECONDS)).hasCauseInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("do not nest");
+    release.countDown();
+  }
+
+  @Test
   void aLoneWriterRunsAPlainTransaction() throws Exception {
     assertThat(database.<Integer>write(s -> s.update("INSERT INTO t VALUES ('alone')"))).isEqualTo(1);
     failingAttempt.set(2);
@@ -161,7 +231,7 @@ class GroupCommitDatabaseTest {
   private CountDownLatch holdTheWriter() throws InterruptedException {
     CountDownLatch holding = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
-    callers.submit(() -> database.write(s -> {
+    held = callers.submit(() -> database.write(s -> {
       holding.countDown();
       await(release);
       return s.update("INSERT INTO t VALUES ('held')");
