@@ -46,7 +46,7 @@ run_suite() {
   # Item 3: durable effects through the orchestrator against raw JDBC, taking turns on the same disk and server
   # (SQLite, and PostgreSQL at $ZEOCORE_BENCH_PG when it answers: 1/4/16 callers and two JVMs).
   df -T "$results" | tail -1 > "$results/filesystem.txt"
-  local effects_args="--sqlite --rounds 8 --effects 48 --warmup 4"
+  local effects_args="--sqlite --rounds 16 --effects 200 --warmup 25"
   if pg_isready -q -h 127.0.0.1 -p 5432 2>/dev/null; then
     effects_args="$effects_args --pg ${ZEOCORE_BENCH_PG:-jdbc:postgresql://127.0.0.1:5432/test} --jvms"
   fi
