@@ -26,10 +26,11 @@ import org.sqlite.util.LibraryLoaderUtil;
  * class holds the loader's own lock (the lock {@link SQLiteJDBCLoader#initialize()} takes), so no other thread's
  * loading can see them, and they are removed before the lock is released.
  *
- * <p>sqlite-jdbc's own loading runs unchanged, and this class does nothing else, when: the library is already loaded;
- * the application set either property itself; the operating system is neither Linux nor macOS (elsewhere a loaded
- * library cannot be deleted); the jar has no library for this platform; or the copy cannot be made. If sqlite-jdbc
- * cannot load the copy, it goes on with its usual extraction. Thread-safe; returns at once after the first call.
+ * <p>sqlite-jdbc's own loading runs unchanged, and this class does nothing else, when: the application set either
+ * property itself; the operating system is neither Linux nor macOS (elsewhere a loaded library cannot be deleted); the
+ * jar has no library for this platform; or the copy cannot be made. If sqlite-jdbc cannot load the copy, it goes on
+ * with its usual extraction; if the application had already loaded the library through sqlite-jdbc, the copy is
+ * deleted unused. Thread-safe; returns at once after the first successful call.
  */
 final class SqliteNativeLibrary {
 
