@@ -105,16 +105,7 @@ class GroupCommitDatabaseTest {
 
   @Test
   void whenTheBatchFailsToCommitEveryCallerInItGetsTheErrorAndNothingOfItIsStored() throws Exception {
-    CountDownLatch release = holdTheWriter();
-    List<Future<Integer>> writes = new ArrayList<>();
-    for (int i = 0; i < 4; i++) {
-      String key = "lost" + i;
-      writes.add(callers.submit(() -> database.write(s -> s.update("INSERT INTO t VALUES (?)", key))));
-    }
-    awaitQueued(4);
-    failingAttempt.set(2); // the held write commits (attempt 1); the batch of the four writes fails
-    release.countDown();
-    for (Future<Integer> write : writes) {
+    for (Future<Integer> write : fourWritesInABatchWhoseCommitFails(false)) {
       assertThatThrownBy(() -> write.get(10, TimeUnit.SECONDS)).hasRootCauseMessage("injected commit failure");
     }
     assertThat(keys()).containsExactly("held");
@@ -124,17 +115,7 @@ class GroupCommitDatabaseTest {
 
   @Test
   void whenTheBatchsCommitThrowsAnErrorEveryCallerInItGetsItAndNoneIsLeftWaiting() throws Exception {
-    CountDownLatch release = holdTheWriter();
-    List<Future<Integer>> writes = new ArrayList<>();
-    for (int i = 0; i < 4; i++) {
-      String key = "lost" + i;
-      writes.add(callers.submit(() -> database.write(s -> s.update("INSERT INTO t VALUES (?)", key))));
-    }
-    awaitQueued(4);
-    failWithError = true;
-    failingAttempt.set(2);
-    release.countDown();
-    for (Future<Integer> write : writes) {
+    for (Future<Integer> write : fourWritesInABatchWhoseCommitFails(true)) {
       assertThatThrownBy(() -> write.get(10, TimeUnit.SECONDS)).hasCauseInstanceOf(AssertionError.class)
           .hasRootCauseMessage("injected commit error");
     }
@@ -228,6 +209,24 @@ class GroupCommitDatabaseTest {
   }
 
   /** Starts a write of {@code held} that waits inside its transaction; returns the latch that releases it. */
+  /**
+   * Four writes queued behind a held one, which commits (attempt 1); the batch of the four then fails to commit, with
+   * an {@link SQLException} or, when {@code error}, an {@link AssertionError}.
+   */
+  private List<Future<Integer>> fourWritesInABatchWhoseCommitFails(boolean error) throws InterruptedException {
+    CountDownLatch release = holdTheWriter();
+    List<Future<Integer>> writes = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      String key = "lost" + i;
+      writes.add(callers.submit(() -> database.write(s -> s.update("INSERT INTO t VALUES (?)", key))));
+    }
+    awaitQueued(4);
+    failWithError = error;
+    failingAttempt.set(2);
+    release.countDown();
+    return writes;
+  }
+
   private CountDownLatch holdTheWriter() throws InterruptedException {
     CountDownLatch holding = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
