@@ -6,7 +6,15 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicIntegerArray;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -151,5 +159,73 @@ class SqliteDatabaseTest {
 
   private static String mode(Path path) throws Exception {
     return PosixFilePermissions.toString(Files.getPosixFilePermissions(path));
+  }
+
+  @Test
+  void underConcurrentWritersAndReadersEveryReadSeesEveryWriteThatReturnedBeforeItStarted() throws Exception {
+    int writers = 8;
+    int writesEach = 60;
+    int readers = 6; // more than the read connections: some reads wait for the writer
+    try (SqliteDatabase sqlite = SqliteDatabase.open(temp.resolve("concurrent.db"))) {
+      StoreDatabase database = sqlite.database();
+      database.write(s -> s.update("CREATE TABLE t (k INTEGER PRIMARY KEY)"));
+      AtomicIntegerArray returned = new AtomicIntegerArray(writers); // per writer: its writes that returned
+      AtomicBoolean writing = new AtomicBoolean(true);
+      ExecutorService threads = Executors.newFixedThreadPool(writers + readers);
+      try {
+        List<Future<?>> work = new ArrayList<>();
+        for (int w = 0; w < writers; w++) {
+          int writer = w;
+          work.add(threads.submit(() -> {
+            for (int i = 0; i < writesEach; i++) {
+              long key = writer * 1_000L + i;
+              database.write(s -> s.update("INSERT INTO t VALUES (?)", key));
+              returned.set(writer, i + 1);
+              // its own write, read at once (on the writer or on a read connection, whichever is free)
+              int own = database.read(s -> s.first("SELECT count(*) FROM t WHERE k = ?", row -> row.getInt(1), key));
+              assertThat(own).isEqualTo(1);
+            }
+            return null;
+          }));
+        }
+        for (int r = 0; r < readers; r++) {
+          work.add(threads.submit(() -> {
+            while (writing.get()) {
+              int[] before = new int[writers];
+              for (int w = 0; w < writers; w++) {
+                before[w] = returned.get(w);
+              }
+              List<Integer> seen = database.read(s -> {
+                List<Integer> counts = new ArrayList<>();
+                for (int w = 0; w < writers; w++) {
+                  counts.add(s.first("SELECT count(*) FROM t WHERE k BETWEEN ? AND ?", row -> row.getInt(1),
+                      w * 1_000L, w * 1_000L + 999));
+                }
+                counts.add(s.first("SELECT count(*) FROM t", row -> row.getInt(1)));
+                return counts;
+              });
+              int total = 0;
+              for (int w = 0; w < writers; w++) {
+                assertThat(seen.get(w)).as("writer %d", w).isGreaterThanOrEqualTo(before[w]);
+                total += seen.get(w);
+              }
+              assertThat(seen.get(writers)).as("one snapshot for the whole read").isEqualTo(total);
+            }
+            return null;
+          }));
+        }
+        for (int w = 0; w < writers; w++) {
+          work.get(w).get(60, TimeUnit.SECONDS);
+        }
+        writing.set(false);
+        for (Future<?> done : work) {
+          done.get(60, TimeUnit.SECONDS);
+        }
+      } finally {
+        threads.shutdownNow();
+      }
+      int stored = database.read(s -> s.first("SELECT count(*) FROM t", row -> row.getInt(1)));
+      assertThat(stored).isEqualTo(writers * writesEach);
+    }
   }
 }
