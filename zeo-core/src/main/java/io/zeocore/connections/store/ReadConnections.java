@@ -15,7 +15,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Connections are opened on first need, at most {@code max}, each with {@code query_only} on (a statement that would
  * write fails) and its own page cache and statement cache; when all are busy, {@link #read} returns {@link #BUSY}
  * without running the work, and the caller reads on the writer instead. A connection whose read transaction could not
- * be ended is closed, not reused. Thread-safe.
+ * be ended is closed, not reused; if a connection cannot be opened at all, none is tried again and every read goes to
+ * the writer, as it would without this class. Thread-safe.
  */
 final class ReadConnections implements AutoCloseable {
 
@@ -36,6 +37,8 @@ final class ReadConnections implements AutoCloseable {
   private final AtomicInteger opened = new AtomicInteger();
   private final ThreadLocal<Reader> reading = new ThreadLocal<>();
   private volatile boolean closed;
+  /** Set when a read connection could not be opened: none is tried again. */
+  private volatile boolean unavailable;
 
   ReadConnections(Opener opener, int max) {
     this.opener = opener;
@@ -50,7 +53,7 @@ final class ReadConnections implements AutoCloseable {
     }
     Reader reader = idle.pollFirst();
     if (reader == null) {
-      if (closed || opened.incrementAndGet() > max) {
+      if (closed || unavailable || opened.incrementAndGet() > max) {
         opened.decrementAndGet();
         return (T) BUSY;
       }
@@ -58,7 +61,8 @@ final class ReadConnections implements AutoCloseable {
         reader = open();
       } catch (SQLException | RuntimeException e) {
         opened.decrementAndGet();
-        throw e;
+        unavailable = true; // the writer serves every read from now on; nothing is lost but the overlap
+        return (T) BUSY;
       }
     }
     boolean reusable = false;

@@ -191,6 +191,27 @@ class GroupCommitDatabaseTest {
   }
 
   @Test
+  void whenNoReadConnectionCanBeOpenedReadsWaitForTheWriterAndNoneIsTriedAgain() throws Exception {
+    AtomicInteger attempts = new AtomicInteger();
+    String url = SqliteDatabase.jdbcUrl(directory.resolve("g.db"));
+    GroupCommitDatabase withoutReaders = new GroupCommitDatabase(SqliteDialect.INSTANCE,
+        SqliteDatabase.config().createConnection(url), SqlDialect::commit, new ReadConnections(() -> {
+          attempts.incrementAndGet();
+          throw new SQLException("no second connection here");
+        }, 4));
+    try {
+      assertThat(readsBehindAHeldWrite(withoutReaders, "w1")).containsExactly(1, 1, 1);
+      int triedWhileConcurrent = attempts.get(); // the reads that raced to open one before the first failure
+      assertThat(triedWhileConcurrent).isBetween(1, 3);
+
+      assertThat(readsBehindAHeldWrite(withoutReaders, "w2")).containsExactly(2, 2, 2);
+      assertThat(attempts).hasValue(triedWhileConcurrent);
+    } finally {
+      withoutReaders.close();
+    }
+  }
+
+  @Test
   void aLoneWriterRunsAPlainTransaction() throws Exception {
     assertThat(database.<Integer>write(s -> s.update("INSERT INTO t VALUES ('alone')"))).isEqualTo(1);
     failingAttempt.set(2);
@@ -209,6 +230,34 @@ class GroupCommitDatabaseTest {
   }
 
   /** Starts a write of {@code held} that waits inside its transaction; returns the latch that releases it. */
+  /**
+   * Three reads of the row count started while a write of {@code key} is held; checks that none returns before the
+   * write is released, then returns what each read.
+   */
+  private List<Integer> readsBehindAHeldWrite(GroupCommitDatabase database, String key) throws Exception {
+    CountDownLatch holding = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    Future<?> writer = callers.submit(() -> database.write(s -> {
+      holding.countDown();
+      await(release);
+      return s.update("INSERT INTO t VALUES (?)", key);
+    }));
+    holding.await();
+    List<Future<Integer>> reads = new ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      reads.add(callers.submit(() -> database.read(s -> s.first("SELECT count(*) FROM t", row -> row.getInt(1)))));
+    }
+    Thread.sleep(100);
+    assertThat(reads).noneMatch(Future::isDone);
+    release.countDown();
+    writer.get(10, TimeUnit.SECONDS);
+    List<Integer> counts = new ArrayList<>();
+    for (Future<Integer> read : reads) {
+      counts.add(read.get(10, TimeUnit.SECONDS));
+    }
+    return counts;
+  }
+
   /**
    * Four writes queued behind a held one, which commits (attempt 1); the batch of the four then fails to commit, with
    * an {@link SQLException} or, when {@code error}, an {@link AssertionError}.
