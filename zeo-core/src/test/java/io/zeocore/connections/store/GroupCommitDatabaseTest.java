@@ -229,7 +229,6 @@ class GroupCommitDatabaseTest {
         .isInstanceOf(IllegalStateException.class).hasMessageContaining("do not nest");
   }
 
-  /** Starts a write of {@code held} that waits inside its transaction; returns the latch that releases it. */
   /**
    * Three reads of the row count started while a write of {@code key} is held; checks that none returns before the
    * write is released, then returns what each read.
@@ -276,6 +275,7 @@ class GroupCommitDatabaseTest {
     return writes;
   }
 
+  /** Starts a write of {@code held} that waits inside its transaction; returns the latch that releases it. */
   private CountDownLatch holdTheWriter() throws InterruptedException {
     CountDownLatch holding = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);

@@ -157,10 +157,6 @@ class SqliteDatabaseTest {
     return value;
   }
 
-  private static String mode(Path path) throws Exception {
-    return PosixFilePermissions.toString(Files.getPosixFilePermissions(path));
-  }
-
   @Test
   void underConcurrentWritersAndReadersEveryReadSeesEveryWriteThatReturnedBeforeItStarted() throws Exception {
     int writers = 8;
@@ -227,5 +223,9 @@ class SqliteDatabaseTest {
       int stored = database.read(s -> s.first("SELECT count(*) FROM t", row -> row.getInt(1)));
       assertThat(stored).isEqualTo(writers * writesEach);
     }
+  }
+
+  private static String mode(Path path) throws Exception {
+    return PosixFilePermissions.toString(Files.getPosixFilePermissions(path));
   }
 }
