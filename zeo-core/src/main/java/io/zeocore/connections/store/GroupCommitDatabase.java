@@ -155,6 +155,26 @@ final class GroupCommitDatabase implements StoreDatabase {
     }
     Pending<T> pending = new Pending<>(work);
     queue.add(pending);
+    boolean interrupted = false;
+    try {
+      lead(pending);
+      while (!pending.done) {
+        // an interrupt cannot withdraw a work that may already be committing: it is kept for the caller, and the
+        // wait goes on (a pending interrupt would otherwise make every park return at once)
+        LockSupport.parkNanos(this, RECHECK_NANOS); // woken when its batch is over or when the lock is released
+        interrupted |= Thread.interrupted();
+        lead(pending);
+      }
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+    }
+    return pending.outcome();
+  }
+
+  /** Runs batches while the lock is free and {@code pending} is not done; returns when either is no longer so. */
+  private void lead(Pending<?> pending) {
     while (!pending.done) {
       if (lock.tryLock()) {
         try {
@@ -179,10 +199,9 @@ final class GroupCommitDatabase implements StoreDatabase {
           release();
         }
       } else {
-        LockSupport.parkNanos(this, RECHECK_NANOS); // woken when its batch is over or when the lock is released
+        return;
       }
     }
-    return pending.outcome();
   }
 
   /**

@@ -3,6 +3,8 @@ package io.zeocore.connections.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -13,6 +15,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -209,6 +212,30 @@ class GroupCommitDatabaseTest {
     } finally {
       withoutReaders.close();
     }
+  }
+
+  @Test
+  void anInterruptedCallerStillWaitsForItsCommitAndKeepsItsInterrupt() throws Exception {
+    CountDownLatch release = holdTheWriter();
+    AtomicReference<Thread> caller = new AtomicReference<>();
+    Future<List<Object>> write = callers.submit(() -> {
+      caller.set(Thread.currentThread());
+      int inserted = database.write(s -> s.update("INSERT INTO t VALUES ('patient')"));
+      return List.of(inserted, Thread.currentThread().isInterrupted());
+    });
+    awaitQueued(1);
+    caller.get().interrupt();
+    ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+    long cpuBefore = threads.getThreadCpuTime(caller.get().getId());
+
+    Thread.sleep(200);
+    assertThat(write).as("an interrupt cannot withdraw a queued work").isNotDone();
+    long cpuWhileWaiting = threads.getThreadCpuTime(caller.get().getId()) - cpuBefore;
+    assertThat(cpuWhileWaiting).as("it sleeps while it waits, it does not spin (ns of CPU in 200 ms)")
+        .isLessThan(TimeUnit.MILLISECONDS.toNanos(100));
+    release.countDown();
+    assertThat(write.get(10, TimeUnit.SECONDS)).containsExactly(1, true);
+    assertThat(keys()).containsExactlyInAnyOrder("held", "patient");
   }
 
   @Test
