@@ -150,7 +150,7 @@ final class GroupCommitDatabase implements StoreDatabase {
 
   @Override
   public <T> T write(SqlWork<T> work) throws SQLException {
-    if (lock.isHeldByCurrentThread()) {
+    if (lock.isHeldByCurrentThread() || readers != null && readers.readingOnThisThread()) {
       throw new IllegalStateException("store transactions do not nest");
     }
     Pending<T> pending = new Pending<>(work);
@@ -212,7 +212,7 @@ final class GroupCommitDatabase implements StoreDatabase {
   @Override
   @SuppressWarnings("unchecked")
   public <T> T read(SqlWork<T> work) throws SQLException {
-    if (lock.isHeldByCurrentThread()) {
+    if (lock.isHeldByCurrentThread() || readers != null && readers.readingOnThisThread()) {
       throw new IllegalStateException("store transactions do not nest");
     }
     if (!lock.tryLock()) {

@@ -48,7 +48,7 @@ final class ReadConnections implements AutoCloseable {
   /** Runs {@code work} on a free reader, or returns {@link #BUSY} without running it when none is free. */
   @SuppressWarnings("unchecked")
   <T> T read(SqlWork<T> work) throws SQLException {
-    if (reading.get() != null) {
+    if (readingOnThisThread()) {
       throw new IllegalStateException("store transactions do not nest");
     }
     Reader reader = idle.pollFirst();
@@ -83,6 +83,11 @@ final class ReadConnections implements AutoCloseable {
         discard(reader);
       }
     }
+  }
+
+  /** Whether the calling thread is inside a {@link #read} (store transactions do not nest). */
+  boolean readingOnThisThread() {
+    return reading.get() != null;
   }
 
   private Reader open() throws SQLException {

@@ -184,12 +184,14 @@ class GroupCommitDatabaseTest {
   }
 
   @Test
-  void readsDoNotNestOnAReadConnectionEither() throws Exception {
-    CountDownLatch release = holdTheWriter();
-    Future<Integer> nested = callers.submit(() -> database.read(s -> database.read(inner -> 1)));
-
-    assertThatThrownBy(() -> nested.get(10, TimeUnit.SECONDS)).hasCauseInstanceOf(IllegalStateException.class)
-        .hasMessageContaining("do not nest");
+  void transactionsDoNotNestOnAReadConnectionEither() throws Exception {
+    CountDownLatch release = holdTheWriter(); // so that the outer reads run on the (only) read connection
+    for (SqlWork<Integer> nested : List.<SqlWork<Integer>>of(s -> database.read(inner -> 1),
+        s -> database.write(inner -> 1))) {
+      Future<Integer> outer = callers.submit(() -> database.read(nested));
+      assertThatThrownBy(() -> outer.get(10, TimeUnit.SECONDS)).hasCauseInstanceOf(IllegalStateException.class)
+          .hasMessageContaining("do not nest");
+    }
     release.countDown();
   }
 
