@@ -13,17 +13,18 @@ import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * One owned writer connection, with <b>group commit</b>, and optionally {@link ReadConnections} beside it for reads
- * that arrive while the writer is busy: write transactions that callers submit
- * while another batch is committing are run together in the next transaction and made durable by one commit (one
- * fsync on SQLite). This is the embedded SQLite file's single writer; other processes on the same file queue on
+ * that arrive while the writer is busy: write transactions that callers submit while another batch is committing are
+ * run together in the next transaction and made durable by one commit (one fsync on SQLite). This is the embedded SQLite file's single writer; other processes on the same file queue on
  * {@code BEGIN IMMEDIATE} and {@code busy_timeout}. Prepared statements are cached for the connection's life.
  *
  * <h2>What a caller of {@link #write} can rely on</h2>
  * <ul>
  *   <li>{@link #write} returns only after the transaction that contains its work has committed; with
  *       {@code synchronous=FULL} that commit is durable. It throws if its own work failed (the work's exception, as
- *       is) or if the batch's {@code BEGIN} or {@code COMMIT} failed (that {@link SQLException}); then none of its
- *       writes are in the database.
+ *       is) or if the batch's {@code BEGIN} or {@code COMMIT} failed (that {@link SQLException}, or whatever else the
+ *       commit threw, an {@link Error} included); then none of its writes are in the database.
+ *   <li>Its caller waits asleep until then, whether or not it is interrupted: an interrupt cannot withdraw a work that
+ *       may already be committing, so it is kept and is still set when {@link #write} returns or throws.
  *   <li>Each work runs inside its own savepoint when the batch has more than one: a work that throws is rolled back
  *       to its savepoint alone and its siblings go on. If SQLite rolled the whole transaction back by itself (for
  *       example {@code SQLITE_FULL}), every work of the batch fails.
