@@ -56,7 +56,8 @@ class RestartFootprintTests {
   private List<String> start(Path store) throws IOException, InterruptedException {
     String java = ProcessHandle.current().info().command().orElse(System.getProperty("java.home") + "/bin/java");
     // Spring Boot's background pre-initializer is off: with spring-web on this class path it builds a JSON mapper of
-    // its own, and what is measured here is ZeoCore's start-up (building a mapper loads its serializer factory)
+    // its own, and what this test checks is ZeoCore's part of a start-up (building a mapper loads its serializer
+    // factory)
     Process child = new ProcessBuilder(java, "-Xshare:auto", "-Xlog:class+load=info", "-Djava.io.tmpdir=" + temp,
         "-Dspring.backgroundpreinitializer.ignore=true", "-cp", System.getProperty("java.class.path"),
         App.class.getName(), store.toString()).redirectErrorStream(true).start();
