@@ -16,6 +16,7 @@ import io.zeocore.connections.contract.OrganizationId;
 import io.zeocore.connections.contract.RiskClass;
 import io.zeocore.connections.contract.SecretRef;
 import io.zeocore.connections.admission.ConnectorAdmission;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -67,13 +68,26 @@ public class DemoLedgerConnector implements ApplicationRunner {
     requestSchema.put("type", "object");
     requestSchema.put("additionalProperties", false);
     requestSchema.put("properties", properties);
-    BusinessOperation postPayment = new BusinessOperation(POST_PAYMENT, EffectKind.FINANCIAL, requestSchema,
-        Map.of("type", "object"), "https://ledger.example.com", "POST", "/v1/payments", List.of("api_key"),
-        List.of("$.reference"), IdempotencyMode.KERNEL_MANAGED, "lookup_by_execution_id", null);
-    return new ConnectorRevision(CONNECTOR, REVISION, "demo-ledger", "api_key", "GET /v1/account", "GET /v1/health",
-        "header:Authorization", "default", "1", List.of("https://ledger.example.com"), List.of("payments:write"),
-        List.of(postPayment), 16_384, 65_536, 10.0, false, RiskClass.HIGH, false, "lookup_by_execution_id", null,
-        List.of());
+    BusinessOperation postPayment = BusinessOperation.builder(POST_PAYMENT, EffectKind.FINANCIAL)
+        .schemas(requestSchema, Map.of("type", "object"))
+        .endpoint("https://ledger.example.com", "POST", "/v1/payments")
+        .secretBinding("api_key")
+        .redactionPath("$.reference")
+        .idempotencyMode(IdempotencyMode.KERNEL_MANAGED)
+        .reconciliationStrategy("lookup_by_execution_id")
+        .build();
+    return ConnectorRevision.builder(CONNECTOR, REVISION)
+        .provider("demo-ledger")
+        .authentication("api_key", "GET /v1/account", "GET /v1/health", "header:Authorization")
+        .policies("default", "1")
+        .permittedUpstreamOrigin("https://ledger.example.com")
+        .requiredProviderScope("payments:write")
+        .operation(postPayment)
+        .sizeLimits(16_384, 65_536)
+        .timeout(Duration.ofSeconds(10))
+        .riskClass(RiskClass.HIGH)
+        .reconciliationMethod("lookup_by_execution_id")
+        .build();
   }
 
   static Connection connection() {
