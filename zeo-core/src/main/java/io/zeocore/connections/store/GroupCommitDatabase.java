@@ -99,7 +99,6 @@ final class GroupCommitDatabase implements StoreDatabase {
     final SqlWork<T> work;
     final Thread caller = Thread.currentThread();
     volatile boolean done;
-    boolean succeeded;
     T result;
     Throwable failure;
 
@@ -109,18 +108,17 @@ final class GroupCommitDatabase implements StoreDatabase {
 
     void succeed(T value) {
       result = value;
-      succeeded = true;
     }
 
     void fail(Throwable cause) {
       failure = cause;
     }
 
-    /** Publishes the outcome recorded so far and wakes the caller (the leader's own work is published too). */
+    /**
+     * Publishes the outcome recorded so far and wakes the caller (the leader's own work is published too). A batch
+     * that ends normally has recorded one for each of its works; one that ends abnormally records a failure first.
+     */
     void complete() {
-      if (failure == null && !succeeded) {
-        failure = new IllegalStateException("the store's batch ended before this work ran");
-      }
       done = true;
       if (caller != Thread.currentThread()) {
         LockSupport.unpark(caller);

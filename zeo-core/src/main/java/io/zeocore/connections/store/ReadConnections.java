@@ -5,7 +5,10 @@ import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedDeque;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Read connections to the embedded SQLite file beside its single writer, so that a read does not wait for a commit
@@ -15,10 +18,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Connections are opened on first need, at most {@code max}, each with {@code query_only} on (a statement that would
  * write fails) and its own page cache and statement cache; when all are busy, {@link #read} returns {@link #BUSY}
  * without running the work, and the caller reads on the writer instead. A connection whose read transaction could not
- * be ended is closed, not reused; if a connection cannot be opened at all, none is tried again and every read goes to
- * the writer, as it would without this class. Thread-safe.
+ * be ended is closed, not reused; if a connection cannot be opened at all, a warning is logged once, none is tried
+ * again and every read goes to the writer, as it would without this class. Thread-safe.
  */
 final class ReadConnections implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(ReadConnections.class);
 
   /** Opens one reader connection. */
   @FunctionalInterface
@@ -38,22 +43,25 @@ final class ReadConnections implements AutoCloseable {
   private final ThreadLocal<Reader> reading = new ThreadLocal<>();
   private volatile boolean closed;
   /** Set when a read connection could not be opened: none is tried again. */
-  private volatile boolean unavailable;
+  private final AtomicBoolean unavailable = new AtomicBoolean();
 
   ReadConnections(Opener opener, int max) {
     this.opener = opener;
     this.max = max;
   }
 
-  /** Runs {@code work} on a free reader, or returns {@link #BUSY} without running it when none is free. */
+  /**
+   * Runs {@code work} on a free reader, or returns {@link #BUSY} without running it when none is free. The caller has
+   * checked that this thread is not inside a read already ({@link #readingOnThisThread}).
+   */
   @SuppressWarnings("unchecked")
   <T> T read(SqlWork<T> work) throws SQLException {
-    if (readingOnThisThread()) {
-      throw new IllegalStateException("store transactions do not nest");
-    }
     Reader reader = idle.pollFirst();
     if (reader == null) {
-      if (closed || unavailable || opened.incrementAndGet() > max) {
+      if (closed || unavailable.get()) {
+        return (T) BUSY;
+      }
+      if (opened.incrementAndGet() > max) {
         opened.decrementAndGet();
         return (T) BUSY;
       }
@@ -61,7 +69,10 @@ final class ReadConnections implements AutoCloseable {
         reader = open();
       } catch (SQLException | RuntimeException e) {
         opened.decrementAndGet();
-        unavailable = true; // the writer serves every read from now on; nothing is lost but the overlap
+        if (unavailable.compareAndSet(false, true)) { // the writer serves every read from now on
+          LOG.warn("ZeoCore store: a read connection could not be opened ({}); every read now waits for the writer",
+              e.toString());
+        }
         return (T) BUSY;
       }
     }

@@ -210,28 +210,29 @@ public final class SqliteDatabase implements AutoCloseable {
     return "SqliteDatabase[" + file + "]";
   }
 
+  /** Settings of the writer connection: durable commits, guards on, {@code BEGIN IMMEDIATE} transactions. */
   static SQLiteConfig config() {
-    SqliteNativeLibrary.load();
-    SQLiteConfig config = new SQLiteConfig();
-    config.resetOpenMode(SQLiteOpenMode.CREATE);
+    SQLiteConfig config = connectionConfig(SQLiteConfig.TransactionMode.IMMEDIATE);
     config.setJournalMode(SQLiteConfig.JournalMode.WAL);
     config.setSynchronous(SQLiteConfig.SynchronousMode.FULL);
-    config.setBusyTimeout(BUSY_TIMEOUT_MILLIS);
     config.enforceForeignKeys(true);
     config.enableRecursiveTriggers(true);
-    config.setTransactionMode(SQLiteConfig.TransactionMode.IMMEDIATE);
-    // the store never asks for generated keys; left on, the driver runs a second query after every INSERT to have them
-    config.setGetGeneratedKeys(false);
     return config;
   }
 
   /** Settings of a read connection: the file must exist, reads only, deferred (read) transactions. */
   static SQLiteConfig readerConfig() {
+    return connectionConfig(SQLiteConfig.TransactionMode.DEFERRED);
+  }
+
+  /** What every connection of the store has: the driver loaded, no file creation, the busy timeout, no generated keys. */
+  private static SQLiteConfig connectionConfig(SQLiteConfig.TransactionMode transactions) {
     SqliteNativeLibrary.load();
     SQLiteConfig config = new SQLiteConfig();
     config.resetOpenMode(SQLiteOpenMode.CREATE);
     config.setBusyTimeout(BUSY_TIMEOUT_MILLIS);
-    config.setTransactionMode(SQLiteConfig.TransactionMode.DEFERRED);
+    config.setTransactionMode(transactions);
+    // the store never asks for generated keys; left on, the driver runs a second query after every INSERT to have them
     config.setGetGeneratedKeys(false);
     return config;
   }
