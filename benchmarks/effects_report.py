@@ -28,6 +28,10 @@ GOALS = [
     ("pg-zeocore-1", "pg-raw-1", "PostgreSQL, 1 caller, vs raw JDBC (same commits, same server)", None, None),
     ("pg-zeocore-4", "pg-raw-4", "PostgreSQL, 4 callers, vs raw JDBC with 4 callers", None, None),
     ("pg-zeocore-16", "pg-raw-16", "PostgreSQL, 16 callers, vs raw JDBC with 16 callers", 0.7, ">="),
+    ("pg-zeocore-url-1", "pg-zeocore-1", "PostgreSQL, 1 caller, ZeoCore on a `store.url` (its own pool) vs on a "
+     "HikariCP pool", None, None),
+    ("pg-zeocore-url-16", "pg-zeocore-16", "PostgreSQL, 16 callers, ZeoCore on a `store.url` (its own pool of 16) vs "
+     "on a HikariCP pool of 16", None, None),
     ("pg2jvm-zeocore-8", "pg2jvm-raw-8", "PostgreSQL, two JVMs × 8 callers on one database, vs raw JDBC the same way",
      None, None),
 ]
@@ -146,7 +150,8 @@ def render(results, meta):
     section.append("")
     for prefix, heading, wal in (
             ("sqlite-", "SQLite (WAL, synchronous=FULL), one file per contender in one directory", False),
-            ("pg", "PostgreSQL (127.0.0.1:5432, same server for both; ZeoCore through a HikariCP pool of 16)", True)):
+            ("pg", "PostgreSQL (127.0.0.1:5432, same server for both; ZeoCore through a HikariCP pool of 16, "
+                   "`pg-zeocore-url-N` through the store's own pool for a JDBC URL, size 16)", True)):
         rows = [n for n in contenders if n.startswith(prefix)]
         if rows:
             section.append(f"### {heading}")

@@ -88,6 +88,8 @@ import org.sqlite.SQLiteConfig;
  *   <li>{@code sqlite-raw-jdk-1}, {@code sqlite-raw-bc-1}: the floor plus one authorization signature check per effect
  *       with the JDK's or BouncyCastle's Ed25519 ({@link Ed25519SignatureVerifier}, canonical form included).
  *   <li>{@code pg-zeocore-N}, {@code pg-raw-N}: the same on PostgreSQL; raw callers own one connection each.
+ *   <li>{@code pg-zeocore-url-N}: ZeoCore on a {@code jdbc:postgresql:} URL ({@code zeocore.connections.store.url}),
+ *       i.e. on the store's own pool (size 16) instead of an application's HikariCP pool of 16.
  *   <li>{@code pg2jvm-zeocore-N}, {@code pg2jvm-raw-N}: two child JVMs, N callers each, started together.
  * </ul>
  *
@@ -105,6 +107,7 @@ public final class DurableEffects {
   static final byte[] BODY = "{\"amount\":100,\"charge\":\"ch_1\"}".getBytes(StandardCharsets.UTF_8);
   static final String CONFIRMATION = "c".repeat(64);
   static final String ZEOCORE_SCHEMA = "bench_zeocore";
+  static final String ZEOCORE_URL_SCHEMA = "bench_zeocore_url";
   static final String RAW_SCHEMA = "bench_raw";
 
   private static final com.sun.management.OperatingSystemMXBean OS =
@@ -677,6 +680,7 @@ public final class DurableEffects {
         Statement ddl = connection.createStatement()) {
       ddl.execute("DROP SCHEMA IF EXISTS " + ZEOCORE_SCHEMA + " CASCADE");
       ddl.execute("DROP SCHEMA IF EXISTS " + RAW_SCHEMA + " CASCADE");
+      ddl.execute("DROP SCHEMA IF EXISTS " + ZEOCORE_URL_SCHEMA + " CASCADE");
       ddl.execute("CREATE SCHEMA " + RAW_SCHEMA);
       RawStatements.createTables(connection, RAW_SCHEMA + ".");
     }
@@ -691,13 +695,21 @@ public final class DurableEffects {
     Issuer issuer = new Issuer("p");
     Ed25519SignatureVerifier preferred = Ed25519SignatureVerifier.of(ISSUER, issuer.publicKey);
     List<Contender> contenders = new ArrayList<>();
-    try (HikariDataSource pool = pool(pgUrl, 16); JdbcConnectionStore store = postgresStore(pool)) {
-      store.saveConnectorRevision(ORG, revision());
-      store.saveConnection(ORG, connection(Instant.now()));
+    try (HikariDataSource pool = pool(pgUrl, 16); JdbcConnectionStore store = postgresStore(pool);
+        JdbcConnectionStore onUrl = JdbcConnectionStore.builder().jdbcUrl(pgUrl, "postgres", null)
+            .schema(ZEOCORE_URL_SCHEMA).poolSize(16).build()) {
+      for (JdbcConnectionStore each : List.of(store, onUrl)) {
+        each.saveConnectorRevision(ORG, revision());
+        each.saveConnection(ORG, connection(Instant.now()));
+      }
       String run = Long.toString(System.nanoTime(), 36);
       for (int callers : new int[] {1, 4, 16}) {
         contenders.add(new ZeoCore("pg-zeocore-" + callers, callers, store, preferred, issuer, run + callers));
         contenders.add(new PostgresRaw("pg-raw-" + callers, callers, pgUrl));
+      }
+      for (int callers : new int[] {1, 16}) {
+        contenders.add(new ZeoCore("pg-zeocore-url-" + callers, callers, onUrl, preferred, issuer,
+            run + "u" + callers));
       }
       try {
         return rounds(contenders, rounds, effects, System.out);

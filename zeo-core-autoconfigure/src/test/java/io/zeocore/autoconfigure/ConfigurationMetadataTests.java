@@ -1,6 +1,7 @@
 package io.zeocore.autoconfigure;
 
 import io.zeocore.connections.observation.ObservationOrchestrator;
+import io.zeocore.connections.store.JdbcConnectionStore;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.InputStream;
@@ -48,6 +49,8 @@ class ConfigurationMetadataTests {
         .isEqualTo(String.valueOf(ObservationOrchestrator.DEFAULT_MAX_RESULT_DEPTH));
     assertThat(defaultOf(metadata, "zeocore.llm.ollama.base-url")).isEqualTo("http://localhost:11434");
     assertThat(defaultOf(metadata, "zeocore.llm.openai.model")).isEqualTo("gpt-4o");
+    assertThat(defaultOf(metadata, "zeocore.connections.store.pool-size"))
+        .isEqualTo(String.valueOf(JdbcConnectionStore.DEFAULT_POOL_SIZE));
   }
 
   @Test

@@ -108,7 +108,12 @@ final class ConnectionsConfigurations {
             "set either zeocore.connections.store.url or zeocore.connections.store.datasource=application, "
                 + "not both");
       }
-      return JdbcConnectionStore.forJdbcUrl(store.getUrl(), store.getUsername(), store.getPassword());
+      JdbcConnectionStore.Builder onUrl = JdbcConnectionStore.builder().jdbcUrl(store.getUrl(), store.getUsername(),
+          store.getPassword());
+      if (store.getPoolSize() != null) {
+        onUrl.poolSize(store.getPoolSize());
+      }
+      return onUrl.build();
     }
     if (store.getDatasource() == StoreDataSource.APPLICATION) {
       DataSource dataSource = dataSources.getIfUnique();
@@ -132,6 +137,7 @@ final class ConnectionsConfigurations {
   private static void checkBeforeOpening(ZeoCoreConnectionsProperties properties, Environment environment) {
     SecretValues.requireResolved(PREFIX + "store.password", properties.getStore().getPassword());
     SecretValues.requireResolved(PREFIX + "store.url", properties.getStore().getUrl());
+    checkPoolSize(properties.getStore());
     if (ConfiguredCondition.isConfigured(environment, PREFIX + "authorization")) {
       AuthorizationVerifiers.fromProperties(properties.getAuthorization());
     }
@@ -139,6 +145,24 @@ final class ConnectionsConfigurations {
     Orchestrators.check(properties.getObservations());
     if (properties.getCustody().getKeyStore() != null) {
       Custody.check(properties.getCustody());
+    }
+  }
+
+  /** A pool size is a setting of ZeoCore's own pool, which only a PostgreSQL url gets. */
+  private static void checkPoolSize(ZeoCoreConnectionsProperties.Store store) {
+    Integer size = store.getPoolSize();
+    if (size == null) {
+      return;
+    }
+    if (size < 1) {
+      throw new InvalidConfigurationPropertyValueException(PREFIX + "store.pool-size", size, "must be at least 1");
+    }
+    String url = store.getUrl();
+    if (url == null || !url.regionMatches(true, 0, "jdbc:postgresql:", 0, "jdbc:postgresql:".length())) {
+      throw new InvalidConfigurationPropertyValueException(PREFIX + "store.pool-size", size,
+          "only a zeocore.connections.store.url of PostgreSQL (jdbc:postgresql:...) gets a pool of ZeoCore's own; "
+              + "the embedded SQLite store has one writer connection, and datasource=application uses the "
+              + "application's pool");
     }
   }
 

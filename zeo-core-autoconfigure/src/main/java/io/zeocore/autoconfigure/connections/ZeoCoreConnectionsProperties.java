@@ -95,6 +95,14 @@ public class ZeoCoreConnectionsProperties {
     /** Login password of the url's database. */
     private String password;
 
+    /**
+     * How many connections ZeoCore's own pool for a PostgreSQL url keeps at most (default 10). They are opened when
+     * first needed and kept open; an operation that finds them all in use waits up to 30s for one. Only with a url of
+     * PostgreSQL: the embedded file has one writer connection, and datasource=application uses the application's
+     * pool.
+     */
+    private Integer poolSize;
+
     public Path getPath() {
       return this.path;
     }
@@ -133,6 +141,14 @@ public class ZeoCoreConnectionsProperties {
 
     public void setPassword(String password) {
       this.password = password;
+    }
+
+    public Integer getPoolSize() {
+      return this.poolSize;
+    }
+
+    public void setPoolSize(Integer poolSize) {
+      this.poolSize = poolSize;
     }
   }
 

@@ -85,6 +85,12 @@ class ZeoCoreConnectionsAutoConfigurationTests {
         "zeocore.connections.observations.max-result-depth", "must be between 1 and 100");
     assertInvalid(withStore().withPropertyValues("zeocore.connections.observations.max-result-depth=0"),
         "zeocore.connections.observations.max-result-depth", "must be between 1 and 100");
+    assertInvalid(withStore().withPropertyValues("zeocore.connections.store.pool-size=4"),
+        "zeocore.connections.store.pool-size", "only a zeocore.connections.store.url of PostgreSQL");
+    assertInvalid(withStore().withPropertyValues("zeocore.connections.store.url=jdbc:sqlite:" + file,
+        "zeocore.connections.store.pool-size=4"), "zeocore.connections.store.pool-size", "one writer connection");
+    assertInvalid(withStore().withPropertyValues("zeocore.connections.store.url=jdbc:postgresql://127.0.0.1:1/x",
+        "zeocore.connections.store.pool-size=0"), "zeocore.connections.store.pool-size", "must be at least 1");
     assertThat(file).doesNotExist();
     assertThat(file.getParent()).doesNotExist();
   }

@@ -3,21 +3,35 @@ package io.zeocore.connections.store;
 import java.sql.Connection;
 import java.sql.SQLException;
 import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
 
 /**
- * Connections borrowed from an application's {@link DataSource} (usually a pool), one per call. Connections are taken
- * with {@link DataSource#getConnection()} directly, never through Spring's transaction synchronization: a store write
- * must commit on its own, also when the caller is inside an application transaction, or "durable before dispatch"
- * would silently become "durable when the caller commits".
+ * Connections borrowed from a {@link DataSource} (an application's, usually a pool, or the store's own
+ * {@link UrlConnectionPool}), one per call. Connections are taken with {@link DataSource#getConnection()} directly,
+ * never through Spring's transaction synchronization: a store write must commit on its own, also when the caller is
+ * inside an application transaction, or "durable before dispatch" would silently become "durable when the caller
+ * commits".
  */
 final class DataSourceDatabase implements StoreDatabase {
 
   private final DataSource dataSource;
   private final SqlDialect sql;
+  private final @Nullable UrlConnectionPool ownPool;
 
+  /** On an application's data source, which {@link #close()} leaves open. */
   DataSourceDatabase(DataSource dataSource, SqlDialect sql) {
+    this(dataSource, sql, null);
+  }
+
+  private DataSourceDatabase(DataSource dataSource, SqlDialect sql, @Nullable UrlConnectionPool ownPool) {
     this.dataSource = dataSource;
     this.sql = sql;
+    this.ownPool = ownPool;
+  }
+
+  /** On the store's own pool, which {@link #close()} closes. */
+  static DataSourceDatabase owning(UrlConnectionPool pool, SqlDialect sql) {
+    return new DataSourceDatabase(pool, sql, pool);
   }
 
   @Override
@@ -50,7 +64,11 @@ final class DataSourceDatabase implements StoreDatabase {
     }
   }
 
-  /** The data source belongs to the application; closing the store leaves it open. */
+  /** Closes the store's own pool; an application's data source is left open. */
   @Override
-  public void close() {}
+  public void close() {
+    if (ownPool != null) {
+      ownPool.close();
+    }
+  }
 }

@@ -28,7 +28,6 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.function.Supplier;
 import javax.sql.DataSource;
-import org.springframework.jdbc.datasource.DriverManagerDataSource;
 
 /**
  * The ZeoCore store on JDBC: one implementation of {@link io.zeocore.connections.store.ConnectionStore},
@@ -43,10 +42,10 @@ import org.springframework.jdbc.datasource.DriverManagerDataSource;
  *       Each operation borrows a connection with {@link DataSource#getConnection()} and commits on its own, also when
  *       the caller is inside an application transaction. {@link #close()} leaves the data source open.
  *   <li>{@link #forJdbcUrl(String, String, String)}: a {@code jdbc:sqlite:<path>} URL opens the embedded file; a
- *       {@code jdbc:postgresql:} URL gets a plain {@link java.sql.DriverManager}-based data source that opens a new
- *       physical connection for every operation and closes it afterwards (no pool: fine for tools, tests and low
- *       rates; in an application pass its pooled data source, for example Spring Boot's HikariCP, to
- *       {@link #forDataSource(DataSource)}).
+ *       {@code jdbc:postgresql:} URL gets a bounded pool of the store's own (at most {@link Builder#poolSize} physical
+ *       connections, 10 by default, opened with {@link java.sql.DriverManager} when first needed, reset and kept when
+ *       returned, checked before reuse after half a second idle), which {@link #close()} closes. The schema is
+ *       migrated through separate, unpooled connections.
  * </ul>
  * Every factory migrates the schema ({@link ZeoCoreSchema#migrate}) unless the {@link Builder} says otherwise. On
  * PostgreSQL the tables live in schema {@value Dialect#POSTGRESQL_SCHEMA} or the one given to
@@ -101,6 +100,9 @@ import org.springframework.jdbc.datasource.DriverManagerDataSource;
 public final class JdbcConnectionStore implements EffectRecoveryStore, ObservationStore, StoreIntrospection,
     AutoCloseable {
 
+  /** How many connections the store's own pool for a PostgreSQL URL keeps at most unless told otherwise. */
+  public static final int DEFAULT_POOL_SIZE = 10;
+
   private final StoreDatabase database;
   private final Tables tables;
   private final SqliteDatabase sqlite;
@@ -146,9 +148,9 @@ public final class JdbcConnectionStore implements EffectRecoveryStore, Observati
   /**
    * A store for a JDBC URL: {@code jdbc:sqlite:<file path>} opens the embedded file like {@link #openSqlite(Path)};
    * {@code jdbc:postgresql:...} connects with {@code user} and {@code password} (either may be {@code null}) through a
-   * {@link java.sql.DriverManager}-based data source without a pool, one physical connection per operation, with the
-   * tables in schema {@value Dialect#POSTGRESQL_SCHEMA}. Applications should pass their pool to
-   * {@link #forDataSource(DataSource)} instead.
+   * pool of the store's own of up to {@value #DEFAULT_POOL_SIZE} connections ({@link Builder#poolSize} sets another size), with the tables in
+   * schema {@value Dialect#POSTGRESQL_SCHEMA}. {@link #close()} closes the pool. An application that already has a
+   * pool for that database can pass it to {@link #forDataSource(DataSource)} instead.
    */
   public static JdbcConnectionStore forJdbcUrl(String jdbcUrl, String user, String password) {
     return builder().jdbcUrl(jdbcUrl, user, password).build();
@@ -168,6 +170,7 @@ public final class JdbcConnectionStore implements EffectRecoveryStore, Observati
     private String user;
     private String password;
     private String schema;
+    private Integer poolSize;
     private Supplier<UUID> evidenceIds = UUID::randomUUID;
     private boolean migrate = true;
     private GroupCommitDatabase.Committer committer = SqlDialect::commit;
@@ -199,11 +202,30 @@ public final class JdbcConnectionStore implements EffectRecoveryStore, Observati
       return this;
     }
 
-    /** A JDBC URL ({@code jdbc:sqlite:<path>} or {@code jdbc:postgresql:...}); user and password may be null. */
+    /**
+     * A JDBC URL ({@code jdbc:sqlite:<path>} or {@code jdbc:postgresql:...}); user and password may be null. A
+     * PostgreSQL URL gets a pool of the store's own ({@link #poolSize(int)}), closed with the store.
+     */
     public Builder jdbcUrl(String jdbcUrl, String user, String password) {
       this.jdbcUrl = Objects.requireNonNull(jdbcUrl, "jdbcUrl");
       this.user = user;
       this.password = password;
+      return this;
+    }
+
+    /**
+     * How many connections the pool of a {@code jdbc:postgresql:} {@link #jdbcUrl URL} keeps at most (default 10).
+     * They are opened when first needed and kept open; a caller that finds them all in use waits up to 30 seconds
+     * for one to be returned, then fails. Only for a PostgreSQL URL: {@link #build()} refuses it with any other
+     * source (an application data source is the application's pool; SQLite has one writer connection).
+     *
+     * @throws IllegalArgumentException if {@code size} is below 1
+     */
+    public Builder poolSize(int size) {
+      if (size < 1) {
+        throw new IllegalArgumentException("poolSize must be at least 1, not " + size);
+      }
+      this.poolSize = size;
       return this;
     }
 
@@ -249,12 +271,12 @@ public final class JdbcConnectionStore implements EffectRecoveryStore, Observati
         if (SqlDialect.of(urlDialect).embedded()) {
           file = sqliteFileOf(jdbcUrl);
         } else {
-          DriverManagerDataSource driverManager = new DriverManagerDataSource(jdbcUrl);
-          driverManager.setUsername(user);
-          driverManager.setPassword(password);
-          source = driverManager;
-          sourceDialect = urlDialect;
+          return openOnUrl(new UrlConnections(jdbcUrl, user, password), urlDialect);
         }
+      }
+      if (poolSize != null) {
+        throw new IllegalStateException("poolSize applies to a jdbc:postgresql: url only: an application data source "
+            + "is the application's pool, and SQLite has one writer connection");
       }
       if (file != null) {
         Tables sqliteTables = SqliteDialect.INSTANCE.tables(schema);
@@ -282,6 +304,21 @@ public final class JdbcConnectionStore implements EffectRecoveryStore, Observati
       }
       return new JdbcConnectionStore(new DataSourceDatabase(source, sourceTables.sql()), sourceTables, null,
           evidenceIds);
+    }
+
+    /**
+     * The store on a database of its own: migrated through connections of its own (so that the migration's session
+     * settings never reach a pooled connection), then run on its pool.
+     */
+    private JdbcConnectionStore openOnUrl(UrlConnections connections, Dialect urlDialect) {
+      Tables urlTables = Tables.of(urlDialect, schema);
+      if (migrate) {
+        ZeoCoreSchema.migrate(connections, urlDialect, urlTables.schema());
+      }
+      UrlConnectionPool pool = new UrlConnectionPool(connections,
+          poolSize == null ? DEFAULT_POOL_SIZE : poolSize, UrlConnectionPool.DEFAULT_MAX_WAIT,
+          UrlConnectionPool.DEFAULT_VALIDATE_AFTER_IDLE);
+      return new JdbcConnectionStore(DataSourceDatabase.owning(pool, urlTables.sql()), urlTables, null, evidenceIds);
     }
 
     private static Path sqliteFileOf(String jdbcUrl) {
@@ -314,7 +351,10 @@ public final class JdbcConnectionStore implements EffectRecoveryStore, Observati
     return sqlite == null ? Optional.empty() : Optional.of(sqlite.file());
   }
 
-  /** Closes the embedded SQLite database; a store on an application data source leaves it open. Idempotent. */
+  /**
+   * Closes the embedded SQLite database or the pool of a JDBC URL's database; a store on an application data source
+   * leaves it open. Idempotent.
+   */
   @Override
   public void close() {
     database.close();

@@ -20,6 +20,8 @@ import io.zeocore.connections.contract.EffectReceipt;
 import io.zeocore.connections.contract.EffectState;
 import io.zeocore.connections.contract.NormalizedError;
 import io.zeocore.connections.contract.NormalizedErrorCode;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -180,15 +182,20 @@ class PostgresConnectionStoreTest extends AbstractJdbcConnectionStoreTest {
 
   @Test
   void effectCommitsAreDurableWhenThePoolHandsOutManualCommitConnections() throws Exception {
-    DataSource manualCommit = new org.springframework.jdbc.datasource.DelegatingDataSource(
-        PostgresTestSchema.newDataSource()) {
-      @Override
-      public Connection getConnection() throws SQLException {
-        Connection connection = super.getConnection();
-        connection.setAutoCommit(false);
-        return connection;
-      }
-    };
+    DataSource pool = PostgresTestSchema.newDataSource();
+    DataSource manualCommit = (DataSource) Proxy.newProxyInstance(DataSource.class.getClassLoader(),
+        new Class<?>[] {DataSource.class}, (proxy, method, args) -> {
+          Object result;
+          try {
+            result = method.invoke(pool, args);
+          } catch (InvocationTargetException e) {
+            throw e.getCause();
+          }
+          if (method.getName().equals("getConnection")) {
+            ((Connection) result).setAutoCommit(false);
+          }
+          return result;
+        });
     try (JdbcConnectionStore instance = instance(manualCommit)) {
       List<EffectExecution> claimed = toDispatchStarted(EXECUTION, KEY);
       assertThat(instance.claimExecution(ORG, "nonce-manual", claimed).claimed()).isTrue();

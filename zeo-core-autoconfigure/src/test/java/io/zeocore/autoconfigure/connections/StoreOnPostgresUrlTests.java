@@ -1,0 +1,107 @@
+package io.zeocore.autoconfigure.connections;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.zeocore.connections.contract.AuthorizationId;
+import io.zeocore.connections.contract.ContractFixtures;
+import io.zeocore.connections.contract.Digests;
+import io.zeocore.connections.contract.EffectExecution;
+import io.zeocore.connections.contract.EffectState;
+import io.zeocore.connections.contract.ExecutionId;
+import io.zeocore.connections.contract.IdempotencyKey;
+import io.zeocore.connections.contract.OrganizationId;
+import io.zeocore.connections.store.Dialect;
+import io.zeocore.connections.store.JdbcConnectionStore;
+import io.zeocore.connections.store.PostgresTestSchema;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+/**
+ * {@code zeocore.connections.store.url} of PostgreSQL, against the real server: the store runs on a pool of its own
+ * whose size is {@code pool-size}, and closing the application closes its sessions. The tables live in ZeoCore's
+ * default schema ({@code zeocore}), dropped after each test.
+ */
+class StoreOnPostgresUrlTests {
+
+  /** Applies the project's PostgreSQL skip rule to this class; its own schema is not used. */
+  @RegisterExtension
+  static final PostgresTestSchema server = PostgresTestSchema.migrated();
+
+  private static final OrganizationId ORG = new OrganizationId("org-pool");
+
+  private final String applicationName = "zeocore-url-" + UUID.randomUUID().toString().substring(0, 8);
+
+  @AfterEach
+  void dropDefaultSchema() throws Exception {
+    try (Connection admin = server.connect(); Statement ddl = admin.createStatement()) {
+      ddl.execute("DROP SCHEMA IF EXISTS " + Dialect.POSTGRESQL_SCHEMA + " CASCADE");
+    }
+  }
+
+  @Test
+  void poolSizeBoundsTheSessionsOfTheStoresOwnPoolWhichClosesWithTheApplication() throws Exception {
+    new ApplicationContextRunner()
+        .withConfiguration(AutoConfigurations.of(ZeoCoreConnectionsAutoConfiguration.class))
+        .withPropertyValues("zeocore.connections.store.url=" + PostgresTestSchema.jdbcUrl() + "?ApplicationName="
+                + applicationName, "zeocore.connections.store.username=" + PostgresTestSchema.user(),
+            "zeocore.connections.store.pool-size=2", "zeocore.connections.recovery.enabled=false")
+        .run(context -> {
+          JdbcConnectionStore store = context.getBean(JdbcConnectionStore.class);
+          assertThat(store.info().schemaVersion()).isEqualTo("5");
+          ExecutorService callers = Executors.newFixedThreadPool(6);
+          try {
+            List<Future<Boolean>> claims = new ArrayList<>();
+            for (int i = 0; i < 24; i++) {
+              int n = i;
+              claims.add(callers.submit(() -> store.claimExecution(ORG, "nonce-" + n, created(n)).claimed()));
+            }
+            for (Future<Boolean> claim : claims) {
+              assertThat(claim.get(30, TimeUnit.SECONDS)).isTrue();
+            }
+          } finally {
+            callers.shutdownNow();
+          }
+          assertThat(sessions()).isEqualTo(2);
+        });
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (sessions() > 0 && System.nanoTime() < deadline) {
+      Thread.sleep(20);
+    }
+    assertThat(sessions()).as("sessions left after the application closed").isZero();
+  }
+
+  private static List<EffectExecution> created(int n) {
+    Instant at = Instant.now().truncatedTo(ChronoUnit.MICROS);
+    ExecutionId id = new ExecutionId("exec-" + n);
+    return List.of(new EffectExecution(id, ORG, ContractFixtures.CONNECTION, ContractFixtures.REVISION,
+        ContractFixtures.CREATE_REFUND, new AuthorizationId("auth-" + n), new IdempotencyKey("key-" + n),
+        "sha256:" + "b".repeat(64), Digests.requestDigest(ContractFixtures.BODY), EffectState.CREATED, at, at, null));
+  }
+
+  private int sessions() throws Exception {
+    try (Connection admin = server.connect(); PreparedStatement count = admin.prepareStatement(
+        "SELECT count(*) FROM pg_stat_activity WHERE application_name = ?")) {
+      count.setString(1, applicationName);
+      try (ResultSet row = count.executeQuery()) {
+        row.next();
+        return row.getInt(1);
+      }
+    }
+  }
+}

@@ -1,0 +1,316 @@
+package io.zeocore.connections.store;
+
+import static io.zeocore.connections.contract.ContractFixtures.ORG;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.zeocore.connections.contract.ExecutionId;
+import io.zeocore.connections.contract.IdempotencyKey;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.SQLNonTransientConnectionException;
+import java.sql.SQLTransientConnectionException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * The store's own pool for a {@code jdbc:postgresql:} URL, against the real server: every session is told apart by
+ * its backend process id ({@code pg_backend_pid()}) and counted in {@code pg_stat_activity} by an application name
+ * unique to the test.
+ */
+class UrlConnectionPoolTest {
+
+  @RegisterExtension
+  static final PostgresTestSchema schema = PostgresTestSchema.migrated();
+
+  private static final String CANARY_PASSWORD = "canary-pool-password-7f3a";
+
+  private final String applicationName = "zeocore-pool-" + UUID.randomUUID().toString().substring(0, 8);
+  private final String url = PostgresTestSchema.jdbcUrl() + "?ApplicationName=" + applicationName;
+  private final List<UrlConnectionPool> pools = new ArrayList<>();
+
+  @AfterEach
+  void closePools() {
+    pools.forEach(UrlConnectionPool::close);
+  }
+
+  private UrlConnectionPool pool(int size, Duration maxWait, Duration validateAfterIdle) {
+    UrlConnectionPool pool = new UrlConnectionPool(
+        new UrlConnections(url, PostgresTestSchema.user(), CANARY_PASSWORD), size, maxWait, validateAfterIdle);
+    pools.add(pool);
+    return pool;
+  }
+
+  private UrlConnectionPool pool(int size) {
+    return pool(size, Duration.ofSeconds(10), UrlConnectionPool.DEFAULT_VALIDATE_AFTER_IDLE);
+  }
+
+  private static int backend(Connection connection) throws SQLException {
+    try (Statement statement = connection.createStatement();
+        ResultSet row = statement.executeQuery("SELECT pg_backend_pid()")) {
+      row.next();
+      return row.getInt(1);
+    }
+  }
+
+  /** Sessions the server has for this test's application name, polled until {@code expected} or 10 seconds. */
+  private int sessionsSettlingAt(int expected) throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    int sessions;
+    do {
+      try (Connection admin = schema.connect();
+          PreparedStatement count = admin.prepareStatement(
+              "SELECT count(*) FROM pg_stat_activity WHERE application_name = ?")) {
+        count.setString(1, applicationName);
+        try (ResultSet row = count.executeQuery()) {
+          row.next();
+          sessions = row.getInt(1);
+        }
+      }
+      if (sessions == expected) {
+        return sessions;
+      }
+      Thread.sleep(20);
+    } while (System.nanoTime() < deadline);
+    return sessions;
+  }
+
+  @Test
+  void successiveOperationsShareOneServerSession() throws Exception {
+    UrlConnectionPool pool = pool(3);
+    Set<Integer> backends = new HashSet<>();
+    for (int i = 0; i < 20; i++) {
+      try (Connection connection = pool.getConnection()) {
+        backends.add(backend(connection));
+      }
+    }
+    assertThat(backends).hasSize(1);
+    assertThat(pool.openConnections()).isEqualTo(1);
+    assertThat(pool.idleConnections()).isEqualTo(1);
+    assertThat(sessionsSettlingAt(1)).isEqualTo(1);
+  }
+
+  @Test
+  void opensNoMoreThanItsSizeAndAWaitingCallerGetsTheNextConnectionReturned() throws Exception {
+    UrlConnectionPool pool = pool(2);
+    Connection first = pool.getConnection();
+    Connection second = pool.getConnection();
+    int firstBackend = backend(first);
+    backend(second);
+    ExecutorService thread = Executors.newSingleThreadExecutor();
+    try {
+      Future<Integer> third = thread.submit(() -> {
+        try (Connection connection = pool.getConnection()) {
+          return backend(connection);
+        }
+      });
+      Thread.sleep(300);
+      assertThat(third).isNotDone();
+      assertThat(pool.openConnections()).isEqualTo(2);
+
+      first.close();
+      assertThat(third.get(10, TimeUnit.SECONDS)).isEqualTo(firstBackend);
+    } finally {
+      thread.shutdownNow();
+      second.close();
+    }
+    assertThat(pool.openConnections()).isEqualTo(2);
+    assertThat(sessionsSettlingAt(2)).isEqualTo(2);
+  }
+
+  @Test
+  void aCallerThatFindsEveryConnectionLentFailsAfterTheWaitWithTheSizeAndNoCredentials() throws Exception {
+    UrlConnectionPool pool = pool(1, Duration.ofMillis(200), UrlConnectionPool.DEFAULT_VALIDATE_AFTER_IDLE);
+    try (Connection held = pool.getConnection()) {
+      long started = System.nanoTime();
+      assertThatThrownBy(pool::getConnection)
+          .isInstanceOfSatisfying(SQLTransientConnectionException.class,
+              e -> assertThat(e.getSQLState()).isEqualTo("08001"))
+          .hasMessageContaining("within 200 ms").hasMessageContaining("all 1 of its pool are in use")
+          .hasMessageContaining("zeocore.connections.store.pool-size")
+          .hasMessageNotContaining(CANARY_PASSWORD).hasMessageNotContaining(applicationName);
+      assertThat(Duration.ofNanos(System.nanoTime() - started)).isGreaterThanOrEqualTo(Duration.ofMillis(190));
+      assertThat(backend(held)).isPositive();
+    }
+  }
+
+  @Test
+  void whatAnOperationLeftUncommittedIsRolledBackAndTheConnectionComesBackInAutoCommit() throws Exception {
+    String table = schema.name() + ".pool_probe";
+    try (Connection admin = schema.connect(); Statement ddl = admin.createStatement()) {
+      ddl.execute("CREATE TABLE " + table + " (id int)");
+    }
+    UrlConnectionPool pool = pool(1);
+    int backend;
+    try (Connection connection = pool.getConnection(); Statement insert = connection.createStatement()) {
+      backend = backend(connection);
+      connection.setAutoCommit(false);
+      insert.execute("INSERT INTO " + table + " VALUES (1)");
+    }
+    try (Connection again = pool.getConnection(); Statement count = again.createStatement();
+        ResultSet rows = count.executeQuery("SELECT count(*) FROM " + table)) {
+      assertThat(backend(again)).isEqualTo(backend);
+      assertThat(again.getAutoCommit()).isTrue();
+      rows.next();
+      assertThat(rows.getInt(1)).isZero();
+    }
+  }
+
+  @Test
+  void aConnectionWhoseSessionSettingsChangedIsClosedInsteadOfKept() throws Exception {
+    UrlConnectionPool pool = pool(2);
+    int changed;
+    try (Connection connection = pool.getConnection()) {
+      changed = backend(connection);
+      connection.setReadOnly(true);
+    }
+    assertThat(pool.openConnections()).isZero();
+    assertThat(sessionsSettlingAt(0)).isZero();
+    try (Connection next = pool.getConnection()) {
+      assertThat(backend(next)).isNotEqualTo(changed);
+      assertThat(next.isReadOnly()).isFalse();
+    }
+  }
+
+  @Test
+  void aSessionTheServerEndedWhileIdleIsReplacedBeforeItIsLent() throws Exception {
+    UrlConnectionPool pool = pool(1, Duration.ofSeconds(10), Duration.ZERO);
+    int ended;
+    try (Connection connection = pool.getConnection()) {
+      ended = backend(connection);
+    }
+    try (Connection admin = schema.connect();
+        PreparedStatement terminate = admin.prepareStatement("SELECT pg_terminate_backend(?)")) {
+      terminate.setInt(1, ended);
+      terminate.execute();
+    }
+    assertThat(sessionsSettlingAt(0)).isZero();
+    try (Connection replacement = pool.getConnection()) {
+      assertThat(backend(replacement)).isNotEqualTo(ended);
+    }
+    assertThat(pool.openConnections()).isEqualTo(1);
+  }
+
+  @Test
+  void aReturnedConnectionRefusesUseAndIsReturnedOnlyOnce() throws Exception {
+    UrlConnectionPool pool = pool(2);
+    Connection connection = pool.getConnection();
+    connection.close();
+    assertThat(connection.isClosed()).isTrue();
+    assertThatThrownBy(connection::createStatement).isInstanceOfSatisfying(SQLNonTransientConnectionException.class,
+        e -> assertThat(e.getSQLState()).isEqualTo("08003")).hasMessageContaining("went back to");
+    connection.close();
+    assertThat(pool.idleConnections()).isEqualTo(1);
+    assertThat(pool.openConnections()).isEqualTo(1);
+  }
+
+  @Test
+  void closingThePoolClosesIdleSessionsNowLentOnesWhenReturnedAndRefusesWaitingAndNewCallers() throws Exception {
+    UrlConnectionPool pool = pool(2);
+    Connection lent = pool.getConnection();
+    try (Connection returned = pool.getConnection()) {
+      backend(returned);
+    }
+    CompletableFuture<Throwable> waiting;
+    try (Connection other = pool.getConnection()) {
+      waiting = CompletableFuture.supplyAsync(() -> {
+        try (Connection connection = pool.getConnection()) {
+          return null;
+        } catch (SQLException | RuntimeException e) {
+          return e;
+        }
+      });
+      Thread.sleep(200);
+      assertThat(waiting).isNotDone();
+      pool.close();
+      assertThat(waiting.get(10, TimeUnit.SECONDS)).isInstanceOf(SQLNonTransientConnectionException.class)
+          .hasMessageContaining("pool is closed");
+      assertThat(backend(lent)).as("a lent connection works until it is returned").isPositive();
+    }
+    assertThat(sessionsSettlingAt(1)).isEqualTo(1);
+    lent.close();
+    assertThat(sessionsSettlingAt(0)).isZero();
+    assertThat(pool.openConnections()).isZero();
+    assertThatThrownBy(pool::getConnection).isInstanceOf(SQLNonTransientConnectionException.class)
+        .hasMessageContaining("pool is closed");
+    pool.close();
+  }
+
+  @Test
+  void aConnectionThatCannotBeOpenedFreesItsPlaceAndItsFailureNamesNoPassword() {
+    UrlConnectionPool pool = new UrlConnectionPool(
+        new UrlConnections("jdbc:postgresql://127.0.0.1:1/test?connectTimeout=2", "postgres", CANARY_PASSWORD), 1,
+        Duration.ofSeconds(30), Duration.ZERO);
+    pools.add(pool);
+    for (int attempt = 0; attempt < 2; attempt++) {
+      long started = System.nanoTime();
+      assertThatThrownBy(pool::getConnection).isInstanceOf(SQLException.class)
+          .hasMessageNotContaining(CANARY_PASSWORD);
+      assertThat(Duration.ofNanos(System.nanoTime() - started)).as("no wait for a place").isLessThan(
+          Duration.ofSeconds(10));
+      assertThat(pool.openConnections()).isZero();
+    }
+  }
+
+  @Test
+  void aStoreOnAPostgresUrlMigratesAndRunsOnAPoolOfItsOwnThatItClosesWithTheStore() throws Exception {
+    try (PostgresTestSchema own = PostgresTestSchema.unmigrated()) {
+      JdbcConnectionStore store = JdbcConnectionStore.builder().jdbcUrl(url, PostgresTestSchema.user(),
+          CANARY_PASSWORD).schema(own.name()).poolSize(2).build();
+      try {
+        assertThat(store.info().schemaVersion()).isEqualTo("5");
+        assertThat(sessionsSettlingAt(1)).as("the migration's sessions are closed, one pooled one is left")
+            .isEqualTo(1);
+        ExecutorService callers = Executors.newFixedThreadPool(6);
+        try {
+          List<Future<Boolean>> claims = new ArrayList<>();
+          for (int i = 0; i < 30; i++) {
+            int n = i;
+            claims.add(callers.submit(() -> store.claimExecution(ORG, "nonce-pool-" + n,
+                AbstractJdbcConnectionStoreTest.toDispatchStarted(new ExecutionId("exec-pool-" + n),
+                    new IdempotencyKey("key-pool-" + n))).claimed()));
+          }
+          for (Future<Boolean> claim : claims) {
+            assertThat(claim.get(30, TimeUnit.SECONDS)).isTrue();
+          }
+        } finally {
+          callers.shutdownNow();
+        }
+        assertThat(store.executionCountsByState()).containsValue(30L);
+        assertThat(sessionsSettlingAt(2)).as("six callers share the pool's two sessions").isEqualTo(2);
+        assertThat(store.toString()).doesNotContain(CANARY_PASSWORD);
+      } finally {
+        store.close();
+      }
+      assertThat(sessionsSettlingAt(0)).isZero();
+    }
+  }
+
+  @Test
+  void aPoolSizeIsRefusedWhereTheStoreHasNoPoolOfItsOwn(@org.junit.jupiter.api.io.TempDir java.nio.file.Path temp) {
+    assertThatThrownBy(() -> JdbcConnectionStore.builder().poolSize(0))
+        .isInstanceOf(IllegalArgumentException.class).hasMessage("poolSize must be at least 1, not 0");
+    assertThatThrownBy(() -> JdbcConnectionStore.builder().sqliteFile(temp.resolve("z.db")).poolSize(4).build())
+        .isInstanceOf(IllegalStateException.class).hasMessageStartingWith("poolSize applies to a jdbc:postgresql: url");
+    assertThatThrownBy(() -> JdbcConnectionStore.builder().jdbcUrl("jdbc:sqlite:" + temp.resolve("z.db"), null, null)
+        .poolSize(4).build()).isInstanceOf(IllegalStateException.class);
+    assertThatThrownBy(() -> JdbcConnectionStore.builder().dataSource(PostgresTestSchema.newDataSource())
+        .poolSize(4).build()).isInstanceOf(IllegalStateException.class);
+    assertThat(temp.resolve("z.db")).doesNotExist();
+  }
+}
