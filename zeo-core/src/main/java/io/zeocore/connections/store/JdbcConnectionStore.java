@@ -148,9 +148,10 @@ public final class JdbcConnectionStore implements EffectRecoveryStore, Observati
   /**
    * A store for a JDBC URL: {@code jdbc:sqlite:<file path>} opens the embedded file like {@link #openSqlite(Path)};
    * {@code jdbc:postgresql:...} connects with {@code user} and {@code password} (either may be {@code null}) through a
-   * pool of the store's own of up to {@value #DEFAULT_POOL_SIZE} connections ({@link Builder#poolSize} sets another size), with the tables in
-   * schema {@value Dialect#POSTGRESQL_SCHEMA}. {@link #close()} closes the pool. An application that already has a
-   * pool for that database can pass it to {@link #forDataSource(DataSource)} instead.
+   * pool of the store's own of up to {@value #DEFAULT_POOL_SIZE} connections ({@link Builder#poolSize} sets another
+   * size), with the tables in schema {@value Dialect#POSTGRESQL_SCHEMA}. {@link #close()} closes the pool. An
+   * application that already has a pool for that database can pass it to {@link #forDataSource(DataSource)}
+   * instead.
    */
   public static JdbcConnectionStore forJdbcUrl(String jdbcUrl, String user, String password) {
     return builder().jdbcUrl(jdbcUrl, user, password).build();

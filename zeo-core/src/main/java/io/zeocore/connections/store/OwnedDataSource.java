@@ -5,6 +5,7 @@ import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
 import java.util.logging.Logger;
 import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A {@link DataSource} the store builds for itself from a JDBC URL and never hands out: only
@@ -19,12 +20,12 @@ sealed interface OwnedDataSource extends DataSource permits UrlConnections, UrlC
   }
 
   @Override
-  default PrintWriter getLogWriter() {
+  default @Nullable PrintWriter getLogWriter() {
     return null;
   }
 
   @Override
-  default void setLogWriter(PrintWriter out) {}
+  default void setLogWriter(@Nullable PrintWriter out) {}
 
   /** The driver's connect timeout comes from the URL (for PostgreSQL {@code connectTimeout}, in seconds). */
   @Override
