@@ -72,6 +72,8 @@ final class ExecutionRecords {
 
   private final String insertExecution;
   private final String advanceExecution;
+  /** {@link #advanceExecution} for the step into {@code DISPATCH_STARTED}, which also writes the dispatch clock. */
+  private final String advanceToDispatch;
   private final String advanceWithIdentity;
   private final String advanceFromPreDispatch;
   private final String selectExecution;
@@ -98,6 +100,8 @@ final class ExecutionRecords {
         + " updated_at, completed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
     advanceExecution = "UPDATE " + executions + " SET state = ?, updated_at = ?, completed_at = ?"
         + " WHERE organization_id = ? AND execution_id = ? AND state = ?";
+    advanceToDispatch = "UPDATE " + executions + " SET state = ?, updated_at = ?, completed_at = ?"
+        + tables.sql().dispatchClockAssignment() + " WHERE organization_id = ? AND execution_id = ? AND state = ?";
     advanceWithIdentity = advanceExecution + IDENTITY_MATCH;
     advanceFromPreDispatch = "UPDATE " + executions + " SET state = ?, updated_at = ?, completed_at = ?"
         + " WHERE organization_id = ? AND execution_id = ? AND state IN " + PRE_DISPATCH_STATES + IDENTITY_MATCH;
@@ -495,22 +499,39 @@ final class ExecutionRecords {
     if (snapshots.size() < 2) {
       return;
     }
+    // consecutive steps with the same statement go as one batch (on PostgreSQL every step has the same one)
     List<Object[]> steps = new ArrayList<>(snapshots.size() - 1);
+    String batchSql = null;
     for (int i = 1; i < snapshots.size(); i++) {
       EffectExecution next = snapshots.get(i);
+      String sql = advanceSql(next.state());
+      if (batchSql != null && !sql.equals(batchSql)) {
+        advanceBatch(s, batchSql, steps);
+        steps.clear();
+      }
+      batchSql = sql;
       steps.add(new Object[] {next.state().name(), Micros.of(next.updatedAt()), Micros.ofNullable(next.completedAt()),
           next.organizationId().value(), next.executionId().value(), snapshots.get(i - 1).state().name()});
     }
-    for (int updated : s.updateBatch(advanceExecution, steps)) {
+    advanceBatch(s, batchSql, steps);
+  }
+
+  private static void advanceBatch(SqlSession s, String sql, List<Object[]> steps) throws SQLException {
+    for (int updated : s.updateBatch(sql, steps)) {
       if (updated != 1) {
         throw new ConnectionStoreException("execution state changed concurrently");
       }
     }
   }
 
+  /** The compare-and-set statement that moves an execution to {@code next}. */
+  private String advanceSql(EffectState next) {
+    return next == EffectState.DISPATCH_STARTED ? advanceToDispatch : advanceExecution;
+  }
+
   /** Compare-and-set from {@code expected} to {@code next}; "execution state changed concurrently" if no row moved. */
   private void advance(SqlSession s, EffectExecution next, EffectState expected) throws SQLException {
-    int updated = s.update(advanceExecution, next.state().name(), Micros.of(next.updatedAt()),
+    int updated = s.update(advanceSql(next.state()), next.state().name(), Micros.of(next.updatedAt()),
         Micros.ofNullable(next.completedAt()), next.organizationId().value(), next.executionId().value(),
         expected.name());
     if (updated != 1) {

@@ -85,6 +85,16 @@ final class PostgresDialect implements SqlDialect {
   }
 
   @Override
+  public String dispatchStartedAt() {
+    return "d.started_db_at";
+  }
+
+  @Override
+  public String dispatchClockAssignment() {
+    return "";
+  }
+
+  @Override
   public boolean embedded() {
     return false;
   }

@@ -42,10 +42,10 @@ final class RecoveryQueries {
         + " WHERE r.organization_id = e.organization_id AND r.execution_id = e.execution_id)";
     String candidateColumns = "SELECT " + ExecutionRecords.aliased("e", ExecutionRecords.EXECUTION_COLUMNS) + ", "
         + attempts + " AS attempts, " + lastReceipt + " AS last_receipt_at FROM " + executions + " e";
-    // staleness by the database's clock on both sides (dispatch_clock, written by a trigger in the claim transaction);
-    // an execution claimed before schema version 4 has no dispatch_clock row and falls back to its updated_at
+    // staleness by the database's clock on both sides (the dispatch clock, written in the claim transaction); an
+    // execution claimed before schema version 4 has none and falls back to its updated_at
     String now = tables.sql().databaseNowMicros();
-    String startedAt = "COALESCE(d.started_db_at, e.updated_at)";
+    String startedAt = "COALESCE(" + tables.sql().dispatchStartedAt() + ", e.updated_at)";
     selectStaleDispatches = candidateColumns + " LEFT JOIN " + tables.qualify("dispatch_clock") + " d"
         + " ON d.organization_id = e.organization_id AND d.execution_id = e.execution_id"
         + " WHERE e.state = 'DISPATCH_STARTED' AND " + startedAt + " < " + now + " - ?"

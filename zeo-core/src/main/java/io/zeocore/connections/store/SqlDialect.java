@@ -52,6 +52,21 @@ sealed interface SqlDialect permits SqliteDialect, PostgresDialect {
   String databaseNowMicros();
 
   /**
+   * When an execution {@code e} reached {@code DISPATCH_STARTED} by the database's clock, as an SQL expression over
+   * {@code e} and its {@code dispatch_clock} row {@code d} (left-joined), or {@code NULL} for an execution that reached
+   * it before schema version 4. PostgreSQL keeps it in {@code dispatch_clock}; SQLite, from schema version 6, in the
+   * execution's row ({@code dispatch_started_db_at}), and before that in {@code dispatch_clock}.
+   */
+  String dispatchStartedAt();
+
+  /**
+   * What the statement that moves an execution to {@code DISPATCH_STARTED} adds to its {@code SET} list: on SQLite
+   * (schema version 6) {@code , dispatch_started_db_at = <the database's clock>}, which the schema requires of that
+   * statement; on PostgreSQL nothing (a trigger writes {@code dispatch_clock}).
+   */
+  String dispatchClockAssignment();
+
+  /**
    * Whether the schema has the functions {@code zeocore_claim} and {@code zeocore_commit_outcome} (PostgreSQL, schema
    * version 5): an effect's claim and outcome are then one call each, one round trip each, instead of a statement per
    * row. SQLite, in process, gains nothing from them.

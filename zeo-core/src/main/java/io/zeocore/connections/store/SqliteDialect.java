@@ -46,6 +46,16 @@ final class SqliteDialect implements SqlDialect {
   }
 
   @Override
+  public String dispatchStartedAt() {
+    return "COALESCE(e.dispatch_started_db_at, d.started_db_at)";
+  }
+
+  @Override
+  public String dispatchClockAssignment() {
+    return ", dispatch_started_db_at = " + databaseNowMicros();
+  }
+
+  @Override
   public boolean embedded() {
     return true;
   }

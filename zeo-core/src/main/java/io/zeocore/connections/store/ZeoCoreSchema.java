@@ -40,7 +40,7 @@ import org.slf4j.LoggerFactory;
  * unique.
  *
  * <p>A database migrated by a newer ZeoCore (a version in {@value #HISTORY_TABLE} above
- * {@link #LATEST_VERSION}, applied or failed) is refused with {@link ConnectionStoreException} "database schema is
+ * {@link #latestVersion} of its dialect, applied or failed) is refused with {@link ConnectionStoreException} "database schema is
  * newer than this ZeoCore build" <em>before</em> anything touches the schema: the history table is read with plain SQL
  * first, and Flyway (which would create a schema, baseline, validate or apply an older missing migration) is only
  * started when no newer version is recorded. The same check runs again after migrating, for a newer build that
@@ -52,12 +52,14 @@ public final class ZeoCoreSchema {
   public static final String HISTORY_TABLE = "zeocore_schema_history";
 
   /**
-   * The highest schema version this build ships, in both dialects' locations ({@code V5__fewer_btrees_per_effect.sql}
-   * for SQLite, {@code V5__one_round_trip_per_commit.sql} for PostgreSQL: the dialects share the tables of versions 1
-   * to 4, and each version 5 makes the effect path cheaper in its own way). A test keeps it equal to the highest
-   * migration on the class path.
+   * The highest schema version this build ships for {@code dialect}: 6 on SQLite ({@code
+   * V6__dispatch_clock_in_the_execution_row.sql}), 5 on PostgreSQL ({@code V5__one_round_trip_per_commit.sql}). The
+   * dialects share the tables of versions 1 to 4; from version 5 on each makes the effect path cheaper in its own way.
+   * Read from the migrations on the class path.
    */
-  public static final String LATEST_VERSION = "5";
+  public static String latestVersion(Dialect dialect) {
+    return BundledMigrations.shipped(dialect).latestVersion();
+  }
 
   private static final Logger LOG = LoggerFactory.getLogger(ZeoCoreSchema.class);
 
@@ -93,7 +95,7 @@ public final class ZeoCoreSchema {
    *     starting with a letter or underscore and not with {@code pg_}. Must be {@code null} on SQLite.
    * @throws IllegalArgumentException if the schema name is invalid or given for SQLite
    * @throws ConnectionStoreException "database schema is newer than this ZeoCore build" when {@value #HISTORY_TABLE}
-   *     records a version above {@link #LATEST_VERSION}; nothing was changed in the database
+   *     records a version above the dialect's {@link #latestVersion}; nothing was changed in the database
    * @throws IllegalStateException if migration fails or the database cannot be reached
    */
   public static Migration migrate(DataSource dataSource, Dialect dialect, @Nullable String schema) {
@@ -119,7 +121,7 @@ public final class ZeoCoreSchema {
           bundled.latestVersion(), bundled.scripts().size());
       return new Migration(dialect, bundled.latestVersion(), 0);
     }
-    refuseNewerSchema(history);
+    refuseNewerSchema(history, bundled.latestVersion());
     DataSource dataSource = flywaySource.get();
     Flyway flyway = flyway(dataSource, tables);
     MigrateResult result;
@@ -214,9 +216,9 @@ public final class ZeoCoreSchema {
     }
   }
 
-  /** Refuses a database whose history records a version above {@link #LATEST_VERSION}. */
-  private static void refuseNewerSchema(List<BundledMigrations.Applied> history) {
-    MigrationVersion latest = MigrationVersion.fromVersion(LATEST_VERSION);
+  /** Refuses a database whose history records a version above {@code latestShipped}. */
+  private static void refuseNewerSchema(List<BundledMigrations.Applied> history, String latestShipped) {
+    MigrationVersion latest = MigrationVersion.fromVersion(latestShipped);
     for (BundledMigrations.Applied row : history) {
       if (row.version() != null && isNewer(row.version(), latest)) {
         throw new ConnectionStoreException(NEWER_SCHEMA);

@@ -21,7 +21,9 @@ final class RawSchemaSql {
   private RawSchemaSql() {}
 
   static String executionInsert(String id, String key, int holdsIdentity) {
-    return "INSERT INTO executions VALUES ('org', '" + id + "', 'c1', 'r1', 'op', 'a1', '" + key + "', 'ad', 'rd', "
+    return "INSERT INTO executions (organization_id, execution_id, connection_id, connector_revision, operation_id,"
+        + " authorization_id, idempotency_key, authorization_digest, request_digest, holds_identity, state, created_at,"
+        + " updated_at, completed_at) VALUES ('org', '" + id + "', 'c1', 'r1', 'op', 'a1', '" + key + "', 'ad', 'rd', "
         + holdsIdentity + ", 'CREATED', 10, 10, NULL)";
   }
 
@@ -59,9 +61,18 @@ final class RawSchemaSql {
   /** Moves one execution from {@code from} to {@code to}, asserting that exactly that row was updated. */
   static void advance(Connection raw, String id, String from, String to, long at, Long completedAt)
       throws SQLException {
+    advance(raw, id, from, to, at, completedAt, "");
+  }
+
+  /**
+   * {@link #advance(Connection, String, String, String, long, Long)} with {@code alsoSet} added to the {@code SET}
+   * list (the dispatch clock that SQLite's schema version 6 requires of the step into {@code DISPATCH_STARTED}).
+   */
+  static void advance(Connection raw, String id, String from, String to, long at, Long completedAt, String alsoSet)
+      throws SQLException {
     // a prepared statement's update count excludes rows written by triggers (a plain Statement's does not)
     try (PreparedStatement statement = raw.prepareStatement("UPDATE executions SET state = ?, updated_at = ?,"
-        + " completed_at = ? WHERE execution_id = ? AND state = ?")) {
+        + " completed_at = ?" + alsoSet + " WHERE execution_id = ? AND state = ?")) {
       statement.setString(1, to);
       statement.setLong(2, at);
       statement.setObject(3, completedAt, Types.BIGINT);

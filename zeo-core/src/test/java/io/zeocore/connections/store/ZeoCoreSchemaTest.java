@@ -45,8 +45,8 @@ class ZeoCoreSchemaTest {
     file = temp.resolve("zeocore.db");
     try (SqliteDatabase database = SqliteDatabase.open(file)) {
       ZeoCoreSchema.Migration migration = ZeoCoreSchema.migrate(database.migrationDataSource(), Dialect.SQLITE);
-      assertThat(migration.schemaVersion()).isEqualTo("5");
-      assertThat(migration.migrationsExecuted()).isEqualTo(5);
+      assertThat(migration.schemaVersion()).isEqualTo("6");
+      assertThat(migration.migrationsExecuted()).isEqualTo(6);
     }
   }
 
@@ -55,8 +55,8 @@ class ZeoCoreSchemaTest {
     try (SqliteDatabase database = SqliteDatabase.open(file)) {
       ZeoCoreSchema.Migration again = ZeoCoreSchema.migrate(database.migrationDataSource(), Dialect.SQLITE);
       assertThat(again.migrationsExecuted()).isZero();
-      assertThat(again.schemaVersion()).isEqualTo("5");
-      assertThat(ZeoCoreSchema.appliedVersion(database.migrationDataSource(), Dialect.SQLITE)).contains("5");
+      assertThat(again.schemaVersion()).isEqualTo("6");
+      assertThat(ZeoCoreSchema.appliedVersion(database.migrationDataSource(), Dialect.SQLITE)).contains("6");
     }
   }
 
@@ -67,7 +67,7 @@ class ZeoCoreSchemaTest {
         throw new AssertionError("Flyway was needed");
       }, SqliteDialect.INSTANCE.tables(null));
       assertThat(again.migrationsExecuted()).isZero();
-      assertThat(again.schemaVersion()).isEqualTo(ZeoCoreSchema.LATEST_VERSION);
+      assertThat(again.schemaVersion()).isEqualTo(ZeoCoreSchema.latestVersion(Dialect.SQLITE));
     }
   }
 
@@ -81,12 +81,12 @@ class ZeoCoreSchemaTest {
         return database.migrationDataSource();
       }, SqliteDialect.INSTANCE.tables(null));
       assertThat(asked).hasValue(1);
-      assertThat(migration.migrationsExecuted()).isEqualTo(5);
+      assertThat(migration.migrationsExecuted()).isEqualTo(6);
     }
   }
 
   @Test
-  void version5KeepsEveryHistoryRowReceiptAndDispatchClockOfAVersion4DatabaseInItsOrder() throws Exception {
+  void laterVersionsKeepEveryHistoryRowReceiptAndDispatchClockOfAVersion4DatabaseInItsOrder() throws Exception {
     Path old = temp.resolve("version4.db");
     try (SqliteDatabase database = SqliteDatabase.open(old)) {
       org.flywaydb.core.Flyway.configure(getClass().getClassLoader()).dataSource(database.migrationDataSource())
@@ -111,9 +111,14 @@ class ZeoCoreSchemaTest {
       advance(raw, "e1", "AMBIGUOUS", "FAILED_SAFE", 16, 16L);
       exec(raw, receipt("e1", "c1", "FAILED_SAFE", 16, 14L));
     }
+    List<String> clock;
+    try (Connection raw = DriverManager.getConnection("jdbc:sqlite:" + old)) {
+      clock = strings(raw, "SELECT execution_id || '@' || started_db_at FROM dispatch_clock ORDER BY execution_id");
+    }
+    assertThat(clock).hasSize(2);
 
     try (JdbcConnectionStore store = JdbcConnectionStore.openSqlite(old)) {
-      assertThat(store.info().schemaVersion()).isEqualTo("5");
+      assertThat(store.info().schemaVersion()).isEqualTo("6");
       OrganizationId org = new OrganizationId("org");
       assertThat(store.getExecutionHistory(org, new ExecutionId("e1"))).extracting(EffectExecution::state)
           .containsExactly(EffectState.CREATED, EffectState.AUTHORIZATION_VERIFIED, EffectState.PREPARED,
@@ -130,8 +135,10 @@ class ZeoCoreSchemaTest {
       assertThat(strings(raw, "SELECT execution_id || ':' || sequence || ':' || final_state FROM receipts"
           + " ORDER BY execution_id, sequence"))
           .containsExactly("e1:1:AMBIGUOUS", "e1:2:FAILED_SAFE", "e2:1:AMBIGUOUS");
-      assertThat(strings(raw, "SELECT execution_id FROM dispatch_clock ORDER BY execution_id"))
-          .containsExactly("e1", "e2");
+      assertThat(strings(raw, "SELECT execution_id || '@' || started_db_at FROM dispatch_clock ORDER BY execution_id"))
+          .as("the clock of earlier dispatches stays where it was").isEqualTo(clock);
+      assertThat(strings(raw, "SELECT count(*) FROM executions WHERE dispatch_started_db_at IS NOT NULL"))
+          .containsExactly("0");
       assertThat(strings(raw, "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name IN"
           + " ('execution_history', 'receipts', 'dispatch_clock')")).as("one b-tree each, no other index")
           .isEmpty();
@@ -145,7 +152,7 @@ class ZeoCoreSchemaTest {
       insertExecution(raw, "e2", "k2", 1);
       for (String id : List.of("e1", "e2")) {
         advanceToPrepared(raw, id);
-        advance(raw, id, "PREPARED", "DISPATCH_STARTED", 13);
+        startDispatch(raw, id);
         advance(raw, id, "DISPATCH_STARTED", "AMBIGUOUS", 14);
         exec(raw, numberedReceipt(id, "c1", "AMBIGUOUS", 14, null));
       }
@@ -240,7 +247,7 @@ class ZeoCoreSchemaTest {
     try (SqliteDatabase app = SqliteDatabase.open(appFile)) {
       app.database().write(s -> s.update("CREATE TABLE orders (id INTEGER PRIMARY KEY)"));
       ZeoCoreSchema.Migration migration = ZeoCoreSchema.migrate(app.migrationDataSource(), Dialect.SQLITE);
-      assertThat(migration.schemaVersion()).isEqualTo("5");
+      assertThat(migration.schemaVersion()).isEqualTo("6");
       boolean kept = app.database().read(s -> s.exists("SELECT 1 FROM sqlite_master WHERE name = 'orders'"));
       assertThat(kept).isTrue();
     }
@@ -301,9 +308,11 @@ class ZeoCoreSchemaTest {
             .map(name -> Integer.parseInt(name.substring(1, name.indexOf("__")))).sorted().toList();
         assertThat(versions).as(location).isNotEmpty();
         assertThat(String.valueOf(versions.get(versions.size() - 1))).as(location)
-            .isEqualTo(ZeoCoreSchema.LATEST_VERSION);
+            .isEqualTo(ZeoCoreSchema.latestVersion(dialect));
       }
     }
+    assertThat(ZeoCoreSchema.latestVersion(Dialect.SQLITE)).isEqualTo("6");
+    assertThat(ZeoCoreSchema.latestVersion(Dialect.POSTGRESQL)).isEqualTo("5");
   }
 
   @Test
@@ -315,6 +324,52 @@ class ZeoCoreSchemaTest {
           + " ORDER BY sequence"))
           .containsExactly("CREATED@10", "AUTHORIZATION_VERIFIED@11", "PREPARED@12");
     }
+  }
+
+  @Test
+  void theDispatchClockIsWrittenOnceByTheDatabaseInTheStatementThatStartsTheDispatch() throws Exception {
+    try (Connection raw = raw()) {
+      insertExecution(raw, "e1", "k1", 1);
+      advanceToPrepared(raw, "e1");
+      assertRefused(raw, "UPDATE executions SET state = 'DISPATCH_STARTED', updated_at = 13 WHERE execution_id = 'e1'",
+          "written by the database when the dispatch starts");
+      assertRefused(raw, "UPDATE executions SET state = 'DISPATCH_STARTED', updated_at = 13,"
+          + " dispatch_started_db_at = 42 WHERE execution_id = 'e1'", "written by the database when the dispatch starts");
+      long before = System.currentTimeMillis() * 1000;
+      startDispatch(raw, "e1");
+      long after = System.currentTimeMillis() * 1000;
+      long started = Long.parseLong(strings(raw, "SELECT dispatch_started_db_at FROM executions").get(0));
+      assertThat(started).as("the database's clock, epoch microseconds").isBetween(before - 1000, after + 1000);
+      assertThat(strings(raw, "SELECT state FROM execution_history WHERE execution_id = 'e1' ORDER BY sequence"))
+          .containsExactly("CREATED", "AUTHORIZATION_VERIFIED", "PREPARED", "DISPATCH_STARTED");
+      assertThat(strings(raw, "SELECT count(*) FROM dispatch_clock")).as("no row of the version-4 table")
+          .containsExactly("0");
+
+      String now = SqliteDialect.INSTANCE.databaseNowMicros();
+      assertRefused(raw, "UPDATE executions SET dispatch_started_db_at = dispatch_started_db_at + 1",
+          "the dispatch clock is append-only");
+      assertRefused(raw, "UPDATE executions SET dispatch_started_db_at = NULL", "the dispatch clock is append-only");
+      advance(raw, "e1", "DISPATCH_STARTED", "AMBIGUOUS", 14);
+      assertThat(strings(raw, "SELECT dispatch_started_db_at FROM executions")).containsExactly(
+          Long.toString(started));
+
+      insertExecution(raw, "e2", "k2", 1);
+      assertRefused(raw, "UPDATE executions SET dispatch_started_db_at = " + now + " WHERE execution_id = 'e2'",
+          "written by the database when the dispatch starts");
+      assertRefused(raw, "UPDATE executions SET state = 'AUTHORIZATION_VERIFIED', updated_at = 11,"
+          + " dispatch_started_db_at = " + now + " WHERE execution_id = 'e2'",
+          "written by the database when the dispatch starts");
+      assertRefused(raw, executionInsert("e3", "k3", 1).replace("(organization_id,",
+          "(dispatch_started_db_at, organization_id,").replace("VALUES (", "VALUES (" + now + ", "),
+          "written by the database when the dispatch starts");
+      assertThat(strings(raw, "SELECT execution_id || ':' || state || ':' || coalesce(dispatch_started_db_at, '-')"
+          + " FROM executions ORDER BY execution_id")).containsExactly("e1:AMBIGUOUS:" + started, "e2:CREATED:-");
+    }
+  }
+
+  /** Moves a PREPARED execution to DISPATCH_STARTED (at 13) as the store does: writing the database's clock. */
+  private static void startDispatch(Connection raw, String id) throws SQLException {
+    advance(raw, id, "PREPARED", "DISPATCH_STARTED", 13, null, SqliteDialect.INSTANCE.dispatchClockAssignment());
   }
 
   @Test
@@ -393,7 +448,7 @@ class ZeoCoreSchemaTest {
     try (Connection raw = raw()) {
       insertExecution(raw, "e1", "k1", 1);
       advanceToPrepared(raw, "e1");
-      advance(raw, "e1", "PREPARED", "DISPATCH_STARTED", 13);
+      startDispatch(raw, "e1");
       assertRefused(raw, numberedReceipt("e1", "c1", "AMBIGUOUS", 14, null), "receipt state does not match execution");
       advance(raw, "e1", "DISPATCH_STARTED", "AMBIGUOUS", 14);
       assertRefused(raw, numberedReceipt("e1", "other", "AMBIGUOUS", 14, null), "receipt connection mismatch");
