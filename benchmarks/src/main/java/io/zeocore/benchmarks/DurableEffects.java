@@ -596,6 +596,7 @@ public final class DurableEffects {
       all.putAll(measurement.postgres(rounds, effects));
       for (int callers : new int[] {1, 4, 16}) {
         ratio(ratios, all, "pg-zeocore-" + callers, "pg-raw-" + callers);
+        ratio(ratios, all, "pg-zeocore-url-" + callers, "pg-zeocore-" + callers);
       }
       if (jvms) {
         all.putAll(measurement.twoJvms(rounds, effects, 8));
