@@ -88,6 +88,7 @@ class PackageBoundariesTest {
         .orShould().haveSimpleName("EffectClaim").orShould().haveSimpleName("ObservationClaim")
         .orShould().haveSimpleName("RecoveryCandidate").orShould().haveSimpleName("ConnectionStoreException")
         .orShould().haveSimpleName("StoreIntrospection").orShould().haveSimpleName("StoreInfo")
+        .orShould().haveSimpleName("ConnectionPoolStats")
         .orShould().haveSimpleName("JdbcConnectionStore").orShould().haveSimpleName("SqliteDatabase")
         .orShould().haveSimpleName("ZeoCoreSchema").orShould().haveSimpleName("Dialect")
         .check(core);

@@ -9,11 +9,13 @@ import io.zeocore.connections.effect.EffectRecovery;
 import io.zeocore.connections.store.ConnectionStoreException;
 import io.zeocore.connections.contract.EffectExecution;
 import io.zeocore.connections.contract.EffectState;
+import io.zeocore.connections.store.ConnectionPoolStats;
 import io.zeocore.connections.store.StoreIntrospection;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
+import java.util.function.ToIntFunction;
 import org.jspecify.annotations.Nullable;
 import org.springframework.context.event.EventListener;
 
@@ -30,7 +32,10 @@ import org.springframework.context.event.EventListener;
  *   <li>{@code zeocore.recovery.effects} (counter), tag {@code outcome}: what sweeps did with the executions they
  *       examined — {@code marked_ambiguous} (an orphaned dispatch presumed lost), {@code succeeded},
  *       {@code failed_safe}, {@code still_ambiguous} (reconciled without an answer), {@code not_due} (waiting for its
- *       backoff), {@code leased_elsewhere} (another sweeper had it), {@code failed} (an error, logged).</li>
+ *       backoff), {@code leased_elsewhere} (another sweeper had it), {@code failed} (an error, logged);</li>
+ *   <li>for a store with a connection pool of its own (a PostgreSQL URL) the gauges
+ *       {@code zeocore.store.connections.active}, {@code .idle}, {@code .pending} (callers waiting for a connection)
+ *       and {@code .max}, read from the pool without a query.</li>
  * </ul>
  * The gauges read one {@code GROUP BY state} query, at most once a second however many gauges are sampled
  * ({@code NaN} when the store cannot be read).
@@ -47,6 +52,8 @@ public final class ZeoCoreEffectMetrics {
   public static final String SWEEPS = "zeocore.recovery.sweeps";
   /** Name of the counter of what sweeps did. */
   public static final String RECOVERED = "zeocore.recovery.effects";
+  /** Prefix of the gauges of the store's own pool: {@code .active}, {@code .idle}, {@code .pending}, {@code .max}. */
+  public static final String POOL = "zeocore.store.connections";
 
   private static final long COUNTS_MAX_AGE_NANOS = TimeUnit.SECONDS.toNanos(1);
 
@@ -69,6 +76,21 @@ public final class ZeoCoreEffectMetrics {
           .strongReference(true)
           .register(registry);
     }
+    if (store.connectionPool().isPresent()) {
+      poolGauge("active", "Store connections lent to an operation", ConnectionPoolStats::active);
+      poolGauge("idle", "Store connections open and idle", ConnectionPoolStats::idle);
+      poolGauge("pending", "Operations waiting for a store connection", ConnectionPoolStats::pending);
+      poolGauge("max", "Most store connections the pool opens", ConnectionPoolStats::max);
+    }
+  }
+
+  private void poolGauge(String name, String description, ToIntFunction<ConnectionPoolStats> value) {
+    Gauge.builder(POOL + "." + name, store,
+            introspection -> introspection.connectionPool().map(value::applyAsInt).map(Integer::doubleValue)
+                .orElse(Double.NaN))
+        .description(description)
+        .strongReference(true)
+        .register(registry);
   }
 
   /** Counts one recovery sweep and what it did. */

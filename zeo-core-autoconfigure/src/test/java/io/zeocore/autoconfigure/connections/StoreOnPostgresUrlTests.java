@@ -29,12 +29,24 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.zeocore.autoconfigure.actuate.ZeoCoreHealthContributorAutoConfiguration;
+import io.zeocore.autoconfigure.actuate.ZeoCoreHealthIndicator;
+import io.zeocore.autoconfigure.metrics.ZeoCoreEffectMetrics;
+import io.zeocore.autoconfigure.metrics.ZeoCoreMetricsAutoConfiguration;
+import java.util.Map;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.Status;
+import org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 /**
  * {@code zeocore.connections.store.url} of PostgreSQL, against the real server: the store runs on a pool of its own
- * whose size is {@code pool-size}, and closing the application closes its sessions. The tables live in ZeoCore's
+ * whose size is {@code pool-size}, reported by the health indicator and the metrics, and closing the application
+ * closes its sessions. The tables live in ZeoCore's
  * default schema ({@code zeocore}), dropped after each test.
  */
 class StoreOnPostgresUrlTests {
@@ -55,9 +67,12 @@ class StoreOnPostgresUrlTests {
   }
 
   @Test
-  void poolSizeBoundsTheSessionsOfTheStoresOwnPoolWhichClosesWithTheApplication() throws Exception {
+  void poolSizeBoundsTheSessionsOfTheStoresOwnPoolWhichClosesWithTheApplicationAndReportsItself() throws Exception {
     new ApplicationContextRunner()
-        .withConfiguration(AutoConfigurations.of(ZeoCoreConnectionsAutoConfiguration.class))
+        .withConfiguration(AutoConfigurations.of(ZeoCoreConnectionsAutoConfiguration.class,
+            ZeoCoreHealthContributorAutoConfiguration.class, MetricsAutoConfiguration.class,
+            CompositeMeterRegistryAutoConfiguration.class, SimpleMetricsExportAutoConfiguration.class,
+            ZeoCoreMetricsAutoConfiguration.class))
         .withPropertyValues("zeocore.connections.store.url=" + PostgresTestSchema.jdbcUrl() + "?ApplicationName="
                 + applicationName, "zeocore.connections.store.username=" + PostgresTestSchema.user(),
             "zeocore.connections.store.pool-size=2", "zeocore.connections.recovery.enabled=false")
@@ -78,6 +93,17 @@ class StoreOnPostgresUrlTests {
             callers.shutdownNow();
           }
           assertThat(sessions()).isEqualTo(2);
+
+          MeterRegistry registry = context.getBean(MeterRegistry.class);
+          assertThat(registry.get(ZeoCoreEffectMetrics.POOL + ".max").gauge().value()).isEqualTo(2.0);
+          assertThat(registry.get(ZeoCoreEffectMetrics.POOL + ".idle").gauge().value()).isEqualTo(2.0);
+          assertThat(registry.get(ZeoCoreEffectMetrics.POOL + ".active").gauge().value()).isZero();
+          assertThat(registry.get(ZeoCoreEffectMetrics.POOL + ".pending").gauge().value()).isZero();
+          Health health = context.getBean(ZeoCoreHealthIndicator.class).health();
+          assertThat(health.getStatus()).isEqualTo(Status.UP);
+          assertThat(health.getDetails()).containsEntry("dialect", "postgresql").containsEntry("connectionPool",
+              Map.of("max", 2, "active", 0, "idle", 2, "pending", 0));
+          assertThat(health.getDetails().toString()).doesNotContain(applicationName);
         });
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
     while (sessions() > 0 && System.nanoTime() < deadline) {

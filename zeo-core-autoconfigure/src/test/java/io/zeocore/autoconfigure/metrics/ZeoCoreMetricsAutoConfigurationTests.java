@@ -90,6 +90,8 @@ class ZeoCoreMetricsAutoConfigurationTests {
           assertThat(registry.get(ZeoCoreEffectMetrics.STATES).tag("state", "succeeded").gauge().value())
               .isEqualTo(1.0);
           assertThat(registry.get(ZeoCoreEffectMetrics.STATES).gauges()).hasSize(EffectState.values().length);
+          assertThat(registry.find(ZeoCoreEffectMetrics.POOL + ".max").gauge()).as("the embedded file has no pool")
+              .isNull();
           Thread.sleep(5);
 
           context.getBean(EffectRecovery.class).recoverOnce();

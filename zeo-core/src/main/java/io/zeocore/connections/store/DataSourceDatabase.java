@@ -2,6 +2,7 @@ package io.zeocore.connections.store;
 
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.Optional;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
 
@@ -62,6 +63,11 @@ final class DataSourceDatabase implements StoreDatabase {
     try (Connection connection = dataSource.getConnection()) {
       return work.run(SqlSession.plain(connection));
     }
+  }
+
+  /** The store's own pool's counts, or empty on an application's data source. */
+  Optional<ConnectionPoolStats> ownPoolStats() {
+    return ownPool == null ? Optional.empty() : Optional.of(ownPool.stats());
   }
 
   /** Closes the store's own pool; an application's data source is left open. */

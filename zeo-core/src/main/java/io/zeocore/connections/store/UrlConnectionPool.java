@@ -66,6 +66,8 @@ final class UrlConnectionPool implements OwnedDataSource, AutoCloseable {
   private final ArrayDeque<Idle> idle = new ArrayDeque<>();
   /** Physical connections open or being opened: idle, lent, or on their way back. */
   private int open;
+  /** Callers waiting for a connection to be returned. */
+  private int waiting;
   private boolean closed;
 
   private record Idle(Connection connection, long returnedAt) {}
@@ -129,12 +131,15 @@ final class UrlConnectionPool implements OwnedDataSource, AutoCloseable {
               + maxWait.toMillis() + " ms: all " + size + " of its pool are in use (zeocore.connections.store."
               + "pool-size, or the builder's poolSize, sets how many)", "08001");
         }
+        waiting++;
         try {
           returned.awaitNanos(left);
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
           throw new SQLTransientConnectionException(
               "interrupted while waiting for a connection to the ZeoCore store's database", "08001", e);
+        } finally {
+          waiting--;
         }
       }
     } finally {
@@ -216,6 +221,16 @@ final class UrlConnectionPool implements OwnedDataSource, AutoCloseable {
 
   private static SQLNonTransientConnectionException closedFailure() {
     return new SQLNonTransientConnectionException("the ZeoCore store's connection pool is closed", "08003");
+  }
+
+  /** What the pool holds now: its size, lent, idle and waiting (a connection being opened counts as lent). */
+  ConnectionPoolStats stats() {
+    lock.lock();
+    try {
+      return new ConnectionPoolStats(size, open - idle.size(), idle.size(), waiting);
+    } finally {
+      lock.unlock();
+    }
   }
 
   /** Physical connections open now (idle or lent), for tests and diagnostics. */

@@ -122,6 +122,7 @@ class UrlConnectionPoolTest {
       Thread.sleep(300);
       assertThat(third).isNotDone();
       assertThat(pool.openConnections()).isEqualTo(2);
+      assertThat(pool.stats()).isEqualTo(new ConnectionPoolStats(2, 2, 0, 1));
 
       first.close();
       assertThat(third.get(10, TimeUnit.SECONDS)).isEqualTo(firstBackend);
@@ -130,6 +131,7 @@ class UrlConnectionPoolTest {
       second.close();
     }
     assertThat(pool.openConnections()).isEqualTo(2);
+    assertThat(pool.stats()).isEqualTo(new ConnectionPoolStats(2, 0, 2, 0));
     assertThat(sessionsSettlingAt(2)).isEqualTo(2);
   }
 
@@ -293,6 +295,7 @@ class UrlConnectionPoolTest {
         }
         assertThat(store.executionCountsByState()).containsValue(30L);
         assertThat(sessionsSettlingAt(2)).as("six callers share the pool's two sessions").isEqualTo(2);
+        assertThat(store.connectionPool()).contains(new ConnectionPoolStats(2, 0, 2, 0));
         assertThat(store.toString()).doesNotContain(CANARY_PASSWORD);
       } finally {
         store.close();
@@ -302,7 +305,7 @@ class UrlConnectionPoolTest {
   }
 
   @Test
-  void aPoolSizeIsRefusedWhereTheStoreHasNoPoolOfItsOwn(@org.junit.jupiter.api.io.TempDir java.nio.file.Path temp) {
+  void aPoolSizeIsRefusedAndNoPoolReportedWhereTheStoreHasNoPoolOfItsOwn(@org.junit.jupiter.api.io.TempDir java.nio.file.Path temp) {
     assertThatThrownBy(() -> JdbcConnectionStore.builder().poolSize(0))
         .isInstanceOf(IllegalArgumentException.class).hasMessage("poolSize must be at least 1, not 0");
     assertThatThrownBy(() -> JdbcConnectionStore.builder().sqliteFile(temp.resolve("z.db")).poolSize(4).build())
@@ -312,5 +315,12 @@ class UrlConnectionPoolTest {
     assertThatThrownBy(() -> JdbcConnectionStore.builder().dataSource(PostgresTestSchema.newDataSource())
         .poolSize(4).build()).isInstanceOf(IllegalStateException.class);
     assertThat(temp.resolve("z.db")).doesNotExist();
+    try (JdbcConnectionStore embedded = JdbcConnectionStore.openSqlite(temp.resolve("z.db"));
+        JdbcConnectionStore onDataSource = JdbcConnectionStore.builder()
+            .dataSource(PostgresTestSchema.newDataSource(), Dialect.POSTGRESQL).schema(schema.name()).migrate(false)
+            .build()) {
+      assertThat(embedded.connectionPool()).as("one writer connection, no pool").isEmpty();
+      assertThat(onDataSource.connectionPool()).as("the application's pool reports itself").isEmpty();
+    }
   }
 }
