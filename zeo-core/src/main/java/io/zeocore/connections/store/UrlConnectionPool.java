@@ -16,6 +16,7 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The store's own pool of connections to the database of a {@code jdbc:postgresql:} URL
@@ -110,7 +111,7 @@ final class UrlConnectionPool implements OwnedDataSource, AutoCloseable {
   }
 
   /** An idle connection, or {@code null} with a slot reserved for a new one; waits while every slot is lent. */
-  private Idle takeIdleOrReserve(long deadline) throws SQLException {
+  private @Nullable Idle takeIdleOrReserve(long deadline) throws SQLException {
     lock.lock();
     try {
       while (true) {
