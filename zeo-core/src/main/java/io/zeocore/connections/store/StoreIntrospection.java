@@ -6,8 +6,8 @@ import java.util.Optional;
 
 /**
  * What operators may ask of a store, across organizations and read-only: whether it is reachable, its schema
- * version, how many effect executions are in each state, and how busy its own connection pool is. Health indicators, endpoints and metrics use this port,
- * so a store of the application's own that implements it gets them too.
+ * version, how many effect executions are in each state, and how busy its own connection pool is. Health indicators,
+ * endpoints and metrics use this port, so a store of the application's own that implements it gets them too.
  *
  * <p>Answers carry identifiers of the store (dialect, schema, file, modes) and counts, never stored values.
  */

@@ -39,12 +39,11 @@ import org.slf4j.LoggerFactory;
  * transition table; the idempotency identity (among non-refused executions) and the (organization, nonce) pair are
  * unique.
  *
- * <p>A database migrated by a newer ZeoCore (a version in {@value #HISTORY_TABLE} above
- * {@link #latestVersion} of its dialect, applied or failed) is refused with {@link ConnectionStoreException} "database schema is
- * newer than this ZeoCore build" <em>before</em> anything touches the schema: the history table is read with plain SQL
- * first, and Flyway (which would create a schema, baseline, validate or apply an older missing migration) is only
- * started when no newer version is recorded. The same check runs again after migrating, for a newer build that
- * migrated in between.
+ * <p>A database migrated by a newer ZeoCore (a version in {@value #HISTORY_TABLE} above {@link #latestVersion} of its
+ * dialect, applied or failed) is refused with {@link ConnectionStoreException} "database schema is newer than this
+ * ZeoCore build" <em>before</em> anything touches the schema: the history table is read with plain SQL first, and
+ * Flyway (which would create a schema, baseline, validate or apply an older missing migration) is only started when no
+ * newer version is recorded. The same check runs again after migrating, for a newer build that migrated in between.
  */
 public final class ZeoCoreSchema {
 

@@ -13,6 +13,7 @@ import java.sql.SQLException;
 import java.sql.SQLNonTransientConnectionException;
 import java.sql.SQLTransientConnectionException;
 import java.sql.Statement;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -27,6 +28,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The store's own pool for a {@code jdbc:postgresql:} URL, against the real server: every session is told apart by
@@ -305,7 +307,7 @@ class UrlConnectionPoolTest {
   }
 
   @Test
-  void aPoolSizeIsRefusedAndNoPoolReportedWhereTheStoreHasNoPoolOfItsOwn(@org.junit.jupiter.api.io.TempDir java.nio.file.Path temp) {
+  void aPoolSizeIsRefusedAndNoPoolReportedWhereTheStoreHasNoPoolOfItsOwn(@TempDir Path temp) {
     assertThatThrownBy(() -> JdbcConnectionStore.builder().poolSize(0))
         .isInstanceOf(IllegalArgumentException.class).hasMessage("poolSize must be at least 1, not 0");
     assertThatThrownBy(() -> JdbcConnectionStore.builder().sqliteFile(temp.resolve("z.db")).poolSize(4).build())

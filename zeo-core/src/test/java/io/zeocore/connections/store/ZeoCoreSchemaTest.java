@@ -334,7 +334,8 @@ class ZeoCoreSchemaTest {
       assertRefused(raw, "UPDATE executions SET state = 'DISPATCH_STARTED', updated_at = 13 WHERE execution_id = 'e1'",
           "written by the database when the dispatch starts");
       assertRefused(raw, "UPDATE executions SET state = 'DISPATCH_STARTED', updated_at = 13,"
-          + " dispatch_started_db_at = 42 WHERE execution_id = 'e1'", "written by the database when the dispatch starts");
+          + " dispatch_started_db_at = 42 WHERE execution_id = 'e1'",
+          "written by the database when the dispatch starts");
       long before = System.currentTimeMillis() * 1000;
       startDispatch(raw, "e1");
       long after = System.currentTimeMillis() * 1000;
