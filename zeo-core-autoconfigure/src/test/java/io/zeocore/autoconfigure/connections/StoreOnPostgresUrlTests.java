@@ -92,17 +92,19 @@ class StoreOnPostgresUrlTests {
           } finally {
             callers.shutdownNow();
           }
-          assertThat(sessions()).isEqualTo(2);
+          // six callers, at most two sessions (how many overlapped is up to the scheduler)
+          int open = sessions();
+          assertThat(open).isBetween(1, 2);
 
           MeterRegistry registry = context.getBean(MeterRegistry.class);
           assertThat(registry.get(ZeoCoreEffectMetrics.POOL + ".max").gauge().value()).isEqualTo(2.0);
-          assertThat(registry.get(ZeoCoreEffectMetrics.POOL + ".idle").gauge().value()).isEqualTo(2.0);
+          assertThat(registry.get(ZeoCoreEffectMetrics.POOL + ".idle").gauge().value()).isEqualTo(open);
           assertThat(registry.get(ZeoCoreEffectMetrics.POOL + ".active").gauge().value()).isZero();
           assertThat(registry.get(ZeoCoreEffectMetrics.POOL + ".pending").gauge().value()).isZero();
           Health health = context.getBean(ZeoCoreHealthIndicator.class).health();
           assertThat(health.getStatus()).isEqualTo(Status.UP);
           assertThat(health.getDetails()).containsEntry("dialect", "postgresql").containsEntry("connectionPool",
-              Map.of("max", 2, "active", 0, "idle", 2, "pending", 0));
+              Map.of("max", 2, "active", 0, "idle", open, "pending", 0));
           assertThat(health.getDetails().toString()).doesNotContain(applicationName);
         });
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);

@@ -296,8 +296,11 @@ class UrlConnectionPoolTest {
           callers.shutdownNow();
         }
         assertThat(store.executionCountsByState()).containsValue(30L);
-        assertThat(sessionsSettlingAt(2)).as("six callers share the pool's two sessions").isEqualTo(2);
-        assertThat(store.connectionPool()).contains(new ConnectionPoolStats(2, 0, 2, 0));
+        // six callers, at most two sessions (how many overlapped is up to the scheduler)
+        int open = store.connectionPool().orElseThrow().idle();
+        assertThat(open).as("six callers share the pool's sessions").isBetween(1, 2);
+        assertThat(store.connectionPool()).contains(new ConnectionPoolStats(2, 0, open, 0));
+        assertThat(sessionsSettlingAt(open)).as("the server sees the pool's sessions and no other").isEqualTo(open);
         assertThat(store.toString()).doesNotContain(CANARY_PASSWORD);
       } finally {
         store.close();
