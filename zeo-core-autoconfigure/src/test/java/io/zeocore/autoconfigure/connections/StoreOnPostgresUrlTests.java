@@ -93,8 +93,9 @@ class StoreOnPostgresUrlTests {
             callers.shutdownNow();
           }
           // six callers, at most two sessions (how many overlapped is up to the scheduler)
-          int open = sessions();
+          int open = store.connectionPool().orElseThrow().idle();
           assertThat(open).isBetween(1, 2);
+          assertThat(sessionsSettlingAt(open)).as("the server sees the pool's sessions and no other").isEqualTo(open);
 
           MeterRegistry registry = context.getBean(MeterRegistry.class);
           assertThat(registry.get(ZeoCoreEffectMetrics.POOL + ".max").gauge().value()).isEqualTo(2.0);
@@ -107,11 +108,18 @@ class StoreOnPostgresUrlTests {
               Map.of("max", 2, "active", 0, "idle", open, "pending", 0));
           assertThat(health.getDetails().toString()).doesNotContain(applicationName);
         });
+    assertThat(sessionsSettlingAt(0)).as("sessions left after the application closed").isZero();
+  }
+
+  /** Sessions of this test's application name, polled until {@code expected} or 10 seconds. */
+  private int sessionsSettlingAt(int expected) throws Exception {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (sessions() > 0 && System.nanoTime() < deadline) {
+    int now = sessions();
+    while (now != expected && System.nanoTime() < deadline) {
       Thread.sleep(20);
+      now = sessions();
     }
-    assertThat(sessions()).as("sessions left after the application closed").isZero();
+    return now;
   }
 
   private static List<EffectExecution> created(int n) {
