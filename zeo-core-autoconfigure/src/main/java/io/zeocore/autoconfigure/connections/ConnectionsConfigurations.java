@@ -4,6 +4,7 @@ import static io.zeocore.autoconfigure.connections.ZeoCoreConnectionsAutoConfigu
 
 import io.zeocore.autoconfigure.connections.ZeoCoreConnectionsProperties.StoreDataSource;
 import io.zeocore.autoconfigure.internal.SecretValues;
+import io.zeocore.connections.store.Dialect;
 import io.zeocore.connections.store.EffectStore;
 import io.zeocore.connections.store.ConnectionStore;
 import io.zeocore.connections.effect.EffectListener;
@@ -158,7 +159,7 @@ final class ConnectionsConfigurations {
       throw new InvalidConfigurationPropertyValueException(PREFIX + "store.pool-size", size, "must be at least 1");
     }
     String url = store.getUrl();
-    if (url == null || !url.regionMatches(true, 0, "jdbc:postgresql:", 0, "jdbc:postgresql:".length())) {
+    if (url == null || url.isBlank() || Dialect.fromJdbcUrl(url) != Dialect.POSTGRESQL) {
       throw new InvalidConfigurationPropertyValueException(PREFIX + "store.pool-size", size,
           "only a zeocore.connections.store.url of PostgreSQL (jdbc:postgresql:...) gets a pool of ZeoCore's own; "
               + "the embedded SQLite store has one writer connection, and datasource=application uses the "

@@ -17,17 +17,17 @@ final class DataSourceDatabase implements StoreDatabase {
 
   private final DataSource dataSource;
   private final SqlDialect sql;
-  private final @Nullable UrlConnectionPool ownPool;
+  private final @Nullable UrlConnectionPool owned;
 
   /** On an application's data source, which {@link #close()} leaves open. */
   DataSourceDatabase(DataSource dataSource, SqlDialect sql) {
     this(dataSource, sql, null);
   }
 
-  private DataSourceDatabase(DataSource dataSource, SqlDialect sql, @Nullable UrlConnectionPool ownPool) {
+  private DataSourceDatabase(DataSource dataSource, SqlDialect sql, @Nullable UrlConnectionPool owned) {
     this.dataSource = dataSource;
     this.sql = sql;
-    this.ownPool = ownPool;
+    this.owned = owned;
   }
 
   /** On the store's own pool, which {@link #close()} closes. */
@@ -66,15 +66,16 @@ final class DataSourceDatabase implements StoreDatabase {
   }
 
   /** The store's own pool's counts, or empty on an application's data source. */
-  Optional<ConnectionPoolStats> ownPoolStats() {
-    return ownPool == null ? Optional.empty() : Optional.of(ownPool.stats());
+  @Override
+  public Optional<ConnectionPoolStats> ownPool() {
+    return owned == null ? Optional.empty() : Optional.of(owned.stats());
   }
 
   /** Closes the store's own pool; an application's data source is left open. */
   @Override
   public void close() {
-    if (ownPool != null) {
-      ownPool.close();
+    if (owned != null) {
+      owned.close();
     }
   }
 }

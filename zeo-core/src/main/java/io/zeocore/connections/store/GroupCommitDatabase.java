@@ -14,8 +14,9 @@ import java.util.concurrent.locks.ReentrantLock;
 /**
  * One owned writer connection, with <b>group commit</b>, and optionally {@link ReadConnections} beside it for reads
  * that arrive while the writer is busy: write transactions that callers submit while another batch is committing are
- * run together in the next transaction and made durable by one commit (one fsync on SQLite). This is the embedded SQLite file's single writer; other processes on the same file queue on
- * {@code BEGIN IMMEDIATE} and {@code busy_timeout}. Prepared statements are cached for the connection's life.
+ * run together in the next transaction and made durable by one commit (one fsync on SQLite). This is the embedded
+ * SQLite file's single writer; other processes on the same file queue on {@code BEGIN IMMEDIATE} and
+ * {@code busy_timeout}. Prepared statements are cached for the connection's life.
  *
  * <h2>What a caller of {@link #write} can rely on</h2>
  * <ul>

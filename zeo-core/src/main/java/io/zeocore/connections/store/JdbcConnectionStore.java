@@ -391,7 +391,7 @@ public final class JdbcConnectionStore implements EffectRecoveryStore, Observati
   /** The pool of a PostgreSQL URL's database, which the store owns; empty on an embedded file or a data source. */
   @Override
   public Optional<ConnectionPoolStats> connectionPool() {
-    return database instanceof DataSourceDatabase onDataSource ? onDataSource.ownPoolStats() : Optional.empty();
+    return database.ownPool();
   }
 
   // ---------------------------------------------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 package io.zeocore.connections.store;
 
 import java.sql.SQLException;
+import java.util.Optional;
 
 /**
  * Where the store's SQL runs: the embedded SQLite file's single writer connection, or connections borrowed from a
@@ -60,6 +61,11 @@ interface StoreDatabase extends AutoCloseable {
   /** {@code e} as a {@link ConnectionStoreException} ({@link StoreFailures#translate}). */
   default ConnectionStoreException translate(SQLException e, String failure) {
     return StoreFailures.translate(sql(), e, failure);
+  }
+
+  /** The counts of the connection pool this database owns and closes, or empty when it owns none. */
+  default Optional<ConnectionPoolStats> ownPool() {
+    return Optional.empty();
   }
 
   @Override

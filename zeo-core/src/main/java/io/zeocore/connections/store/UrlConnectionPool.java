@@ -234,26 +234,6 @@ final class UrlConnectionPool implements OwnedDataSource, AutoCloseable {
     }
   }
 
-  /** Physical connections open now (idle or lent), for tests and diagnostics. */
-  int openConnections() {
-    lock.lock();
-    try {
-      return open;
-    } finally {
-      lock.unlock();
-    }
-  }
-
-  /** Idle connections now, for tests and diagnostics. */
-  int idleConnections() {
-    lock.lock();
-    try {
-      return idle.size();
-    } finally {
-      lock.unlock();
-    }
-  }
-
   /** Closes the idle connections now and every lent one when it is returned; refuses new loans. Idempotent. */
   @Override
   public void close() {
