@@ -91,6 +91,11 @@ class RawSqlAttackTest {
       attacks.add("REPLACE INTO " + table + " SELECT * FROM " + table);
     }
     attacks.add("INSERT OR REPLACE INTO executions SELECT * FROM executions");
+    // from schema version 7 SQLite keeps each execution's history in its row (execution_history is gone)
+    attacks.add("UPDATE executions SET history = json_remove(history, '$[#-1]')");
+    attacks.add("UPDATE executions SET history = NULL");
+    attacks.add("UPDATE executions SET state = 'SUCCEEDED', history = json_insert(history, '$[#]',"
+        + " json_array('SUCCEEDED', updated_at, completed_at)) WHERE state = 'FAILED_SAFE'");
     try (Connection raw = DriverManager.getConnection("jdbc:sqlite:" + file)) {
       attack("SQLite", raw, attacks);
     }

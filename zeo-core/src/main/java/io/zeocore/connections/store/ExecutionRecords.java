@@ -26,7 +26,8 @@ import java.util.function.Supplier;
 
 /**
  * The effect executions and everything appended to them: {@code executions} (the current state, advanced by
- * compare-and-set), {@code execution_history} (written by the schema's trigger on every state change), receipts,
+ * compare-and-set), its history (every snapshot it had: on SQLite a JSON array in the row, appended by the very
+ * statement that changes the state; on PostgreSQL {@code execution_history}, written by the schema's trigger), receipts,
  * evidence references and confirmation evidence. The two writes on the dispatch path are one method each, one
  * transaction each: {@link #claim} (nonce, execution and its snapshot chain) and {@link #commitOutcome} (evidence,
  * the state's compare-and-set and the receipt). On PostgreSQL each is one call of a schema function
@@ -91,31 +92,31 @@ final class ExecutionRecords {
     this.nonces = nonces;
     this.evidenceIds = evidenceIds;
     String executions = tables.qualify("executions");
-    String history = tables.qualify("execution_history");
     String receipts = tables.qualify("receipts");
     String evidenceReferences = tables.qualify("evidence_references");
     String confirmationEvidence = tables.qualify("confirmation_evidence");
 
+    SqlDialect sql = tables.sql();
+    // the history's value and append name the snapshot's own parameters by number (state, updated_at, completed_at:
+    // ?11, ?13, ?14 of the insert, ?1 to ?3 of an update); the plain ? after them go on counting from there
     insertExecution = "INSERT INTO " + executions + " (" + IDENTITY_COLUMNS + ", holds_identity, state, created_at,"
-        + " updated_at, completed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
-    advanceExecution = "UPDATE " + executions + " SET state = ?, updated_at = ?, completed_at = ?"
+        + " updated_at, completed_at" + sql.historyInsertColumn() + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?"
+        + sql.historyInsertValue("?11", "?13", "?14") + ")";
+    String setSnapshot = " SET state = ?, updated_at = ?, completed_at = ?" + sql.historyAppend("?1", "?2", "?3");
+    advanceExecution = "UPDATE " + executions + setSnapshot
         + " WHERE organization_id = ? AND execution_id = ? AND state = ?";
-    advanceToDispatch = "UPDATE " + executions + " SET state = ?, updated_at = ?, completed_at = ?"
-        + tables.sql().dispatchClockAssignment() + " WHERE organization_id = ? AND execution_id = ? AND state = ?";
+    advanceToDispatch = "UPDATE " + executions + setSnapshot + sql.dispatchClockAssignment()
+        + " WHERE organization_id = ? AND execution_id = ? AND state = ?";
     advanceWithIdentity = advanceExecution + IDENTITY_MATCH;
-    advanceFromPreDispatch = "UPDATE " + executions + " SET state = ?, updated_at = ?, completed_at = ?"
+    advanceFromPreDispatch = "UPDATE " + executions + setSnapshot
         + " WHERE organization_id = ? AND execution_id = ? AND state IN " + PRE_DISPATCH_STATES + IDENTITY_MATCH;
     selectExecution = "SELECT " + EXECUTION_COLUMNS + " FROM " + executions
         + " WHERE organization_id = ? AND execution_id = ?";
     selectExecutionByIdentity = "SELECT " + EXECUTION_COLUMNS + " FROM " + executions
         + " WHERE organization_id = ? AND connection_id = ? AND connector_revision = ? AND operation_id = ?"
         + " AND idempotency_key = ? AND holds_identity = 1";
-    selectHistory = "SELECT " + aliased("e", IDENTITY_COLUMNS) + ", h.state AS state, e.created_at AS created_at,"
-        + " h.recorded_at AS updated_at, h.completed_at AS completed_at"
-        + " FROM " + history + " h JOIN " + executions + " e"
-        + " ON e.organization_id = h.organization_id AND e.execution_id = h.execution_id"
-        + " WHERE h.organization_id = ? AND h.execution_id = ? ORDER BY h.sequence";
-    String receiptSequence = tables.sql().nextReceiptSequence(receipts);
+    selectHistory = sql.selectHistory(tables, aliased("e", IDENTITY_COLUMNS));
+    String receiptSequence = sql.nextReceiptSequence(receipts);
     insertReceipt = "INSERT INTO " + receipts + " (" + RECEIPT_COLUMNS
         + (receiptSequence == null ? "" : ", sequence") + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?"
         + (receiptSequence == null ? "" : ", " + receiptSequence) + ")";
@@ -127,7 +128,7 @@ final class ExecutionRecords {
         + " WHERE organization_id = ? AND execution_id = ? ORDER BY sequence";
     insertConfirmationEvidence = "INSERT INTO " + confirmationEvidence + " (organization_id, execution_id,"
         + " evidence_ref, observed_at, confirmation_digest) VALUES (?, ?, ?, ?, ?)";
-    byFunction = tables.sql().commitsEffectsByFunction();
+    byFunction = sql.commitsEffectsByFunction();
     callClaim = "SELECT " + tables.qualify("zeocore_claim") + "(" + parameters(15) + ")";
     callCommitOutcome = "SELECT " + tables.qualify("zeocore_commit_outcome") + "(" + parameters(28) + ")";
     selectConfirmationEvidence = "SELECT organization_id, execution_id, evidence_ref, observed_at,"
@@ -493,7 +494,7 @@ final class ExecutionRecords {
   /**
    * Compare-and-set through {@code snapshots[1..]}, sent as one batch (one round trip on PostgreSQL); each must move
    * exactly one row, or the transaction fails with "execution state changed concurrently". The updates still run one
-   * after the other in order, each seeing the one before, so the chain and its history rows are as if sent singly.
+   * after the other in order, each seeing the one before, so the chain and its history are as if sent singly.
    */
   private void advanceChain(SqlSession s, List<EffectExecution> snapshots) throws SQLException {
     if (snapshots.size() < 2) {

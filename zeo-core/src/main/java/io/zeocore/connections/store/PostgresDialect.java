@@ -95,6 +95,30 @@ final class PostgresDialect implements SqlDialect {
   }
 
   @Override
+  public String historyInsertColumn() {
+    return "";
+  }
+
+  @Override
+  public String historyInsertValue(String state, String updatedAt, String completedAt) {
+    return "";
+  }
+
+  @Override
+  public String historyAppend(String state, String updatedAt, String completedAt) {
+    return "";
+  }
+
+  @Override
+  public String selectHistory(Tables tables, String identityColumns) {
+    return "SELECT " + identityColumns + ", h.state AS state, e.created_at AS created_at,"
+        + " h.recorded_at AS updated_at, h.completed_at AS completed_at"
+        + " FROM " + tables.qualify("execution_history") + " h JOIN " + tables.qualify("executions") + " e"
+        + " ON e.organization_id = h.organization_id AND e.execution_id = h.execution_id"
+        + " WHERE h.organization_id = ? AND h.execution_id = ? ORDER BY h.sequence";
+  }
+
+  @Override
   public boolean embedded() {
     return false;
   }

@@ -67,6 +67,36 @@ sealed interface SqlDialect permits SqliteDialect, PostgresDialect {
   String dispatchClockAssignment();
 
   /**
+   * What an execution's insert adds to its column list for the execution's history: on SQLite (schema version 7)
+   * {@code , history}; on PostgreSQL nothing (a trigger writes {@code execution_history}).
+   */
+  String historyInsertColumn();
+
+  /**
+   * The value of {@link #historyInsertColumn} (with its leading comma), as SQL over the insert's own parameters for
+   * the snapshot's {@code state}, {@code updated_at} and {@code completed_at} (numbered parameters such as
+   * {@code ?11}): on SQLite the one-snapshot JSON array the schema requires; on PostgreSQL nothing.
+   */
+  String historyInsertValue(String state, String updatedAt, String completedAt);
+
+  /**
+   * What a compare-and-set of an execution adds to its {@code SET} list, as SQL over the statement's parameters for
+   * the new {@code state}, {@code updated_at} and {@code completed_at}: on SQLite the new snapshot appended to the
+   * row's history, which the schema requires of every update; on PostgreSQL nothing (a trigger writes
+   * {@code execution_history}).
+   */
+  String historyAppend(String state, String updatedAt, String completedAt);
+
+  /**
+   * The query for one execution's snapshots, oldest first, with the columns of {@code ExecutionRecords.readExecution}
+   * and two parameters, the organization and the execution: on SQLite the elements of the row's history, on
+   * PostgreSQL the rows of {@code execution_history}.
+   *
+   * @param identityColumns the identity columns qualified by the alias {@code e} of {@code executions}
+   */
+  String selectHistory(Tables tables, String identityColumns);
+
+  /**
    * Whether the schema has the functions {@code zeocore_claim} and {@code zeocore_commit_outcome} (PostgreSQL, schema
    * version 5): an effect's claim and outcome are then one call each, one round trip each, instead of a statement per
    * row. SQLite, in process, gains nothing from them.

@@ -56,6 +56,30 @@ final class SqliteDialect implements SqlDialect {
   }
 
   @Override
+  public String historyInsertColumn() {
+    return ", history";
+  }
+
+  @Override
+  public String historyInsertValue(String state, String updatedAt, String completedAt) {
+    return ", json_array(json_array(" + state + ", " + updatedAt + ", " + completedAt + "))";
+  }
+
+  @Override
+  public String historyAppend(String state, String updatedAt, String completedAt) {
+    return ", history = json_insert(history, '$[#]', json_array(" + state + ", " + updatedAt + ", " + completedAt
+        + "))";
+  }
+
+  @Override
+  public String selectHistory(Tables tables, String identityColumns) {
+    return "SELECT " + identityColumns + ", s.value ->> 0 AS state, e.created_at AS created_at,"
+        + " s.value ->> 1 AS updated_at, s.value ->> 2 AS completed_at"
+        + " FROM " + tables.qualify("executions") + " e, json_each(e.history) s"
+        + " WHERE e.organization_id = ? AND e.execution_id = ? ORDER BY s.key";
+  }
+
+  @Override
   public boolean embedded() {
     return true;
   }

@@ -188,7 +188,7 @@ class PostgresSchemaTest {
       exec(raw, "INSERT INTO " + decoy + ".execution_transitions VALUES ('CREATED', 'SUCCEEDED')");
       exec(raw, "SET search_path = " + decoy + ", public");
       String executions = schema.name() + ".executions";
-      exec(raw, executionInsert("e1", "k1", 1).replace("INTO executions", "INTO " + executions));
+      exec(raw, executionInsert(raw, "e1", "k1", 1).replace("INTO executions", "INTO " + executions));
       exec(raw, "UPDATE " + executions + " SET state = 'AUTHORIZATION_VERIFIED', updated_at = 11");
       exec(raw, "UPDATE " + executions + " SET state = 'PREPARED', updated_at = 12");
       assertRefused(raw, "UPDATE " + executions + " SET state = 'SUCCEEDED', updated_at = 13, completed_at = 13",
@@ -221,7 +221,7 @@ class PostgresSchemaTest {
           "updated_at must be monotonic");
       assertRefused(raw, "UPDATE executions SET state = 'PREPARED', updated_at = 12, request_digest = 'x'"
           + " WHERE execution_id = 'e1'", "execution identity is immutable");
-      assertRefused(raw, executionInsert("e1", "k1", 1) + " ON CONFLICT (organization_id, execution_id)"
+      assertRefused(raw, executionInsert(raw, "e1", "k1", 1) + " ON CONFLICT (organization_id, execution_id)"
           + " DO UPDATE SET state = 'CREATED', updated_at = 30", "transition is not allowed");
       assertRefused(raw, "INSERT INTO execution_transitions VALUES ('SUCCEEDED', 'CREATED')",
           "transition table is fixed");

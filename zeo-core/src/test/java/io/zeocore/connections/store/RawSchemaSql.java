@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.sql.Types;
@@ -20,15 +21,36 @@ final class RawSchemaSql {
 
   private RawSchemaSql() {}
 
-  static String executionInsert(String id, String key, int holdsIdentity) {
+  /**
+   * An insert of execution {@code id} at CREATED (at 10); with the one-snapshot history where the schema keeps it in
+   * the row ({@link #historyInRow}).
+   */
+  static String executionInsert(Connection raw, String id, String key, int holdsIdentity) throws SQLException {
+    boolean history = historyInRow(raw);
+    SqlDialect sqlite = SqliteDialect.INSTANCE;
     return "INSERT INTO executions (organization_id, execution_id, connection_id, connector_revision, operation_id,"
         + " authorization_id, idempotency_key, authorization_digest, request_digest, holds_identity, state, created_at,"
-        + " updated_at, completed_at) VALUES ('org', '" + id + "', 'c1', 'r1', 'op', 'a1', '" + key + "', 'ad', 'rd', "
-        + holdsIdentity + ", 'CREATED', 10, 10, NULL)";
+        + " updated_at, completed_at" + (history ? sqlite.historyInsertColumn() : "") + ") VALUES ('org', '" + id
+        + "', 'c1', 'r1', 'op', 'a1', '" + key + "', 'ad', 'rd', " + holdsIdentity + ", 'CREATED', 10, 10, NULL"
+        + (history ? sqlite.historyInsertValue("'CREATED'", "10", "NULL") : "") + ")";
+  }
+
+  /**
+   * Whether {@code raw}'s executions keep their history in the row (SQLite from schema version 7), so that a raw
+   * insert or state change must write it as the store does; not on PostgreSQL or an older SQLite schema.
+   */
+  static boolean historyInRow(Connection raw) throws SQLException {
+    if (!raw.getMetaData().getURL().startsWith("jdbc:sqlite:")) {
+      return false;
+    }
+    try (Statement statement = raw.createStatement(); ResultSet rows = statement.executeQuery(
+        "SELECT 1 FROM pragma_table_info('executions') WHERE name = 'history'")) {
+      return rows.next();
+    }
   }
 
   static void insertExecution(Connection raw, String id, String key, int holdsIdentity) throws SQLException {
-    exec(raw, executionInsert(id, key, holdsIdentity));
+    exec(raw, executionInsert(raw, id, key, holdsIdentity));
   }
 
   /** Moves one execution from {@code from} to a non-terminal {@code to}. */
@@ -43,11 +65,11 @@ final class RawSchemaSql {
    */
   static void assertInsertedExecutionRules(Connection raw, String duplicateIdentity, String duplicateId)
       throws SQLException {
-    assertRefused(raw, executionInsert("e0", "k1", 1).replace("'CREATED'", "'PREPARED'"),
+    assertRefused(raw, executionInsert(raw, "e0", "k1", 1).replace("'CREATED'", "'PREPARED'"),
         "first persisted state must be CREATED");
     insertExecution(raw, "e1", "k1", 1);
-    assertRefused(raw, executionInsert("e2", "k1", 1), duplicateIdentity);
-    assertRefused(raw, executionInsert("e1", "k9", 1), duplicateId);
+    assertRefused(raw, executionInsert(raw, "e2", "k1", 1), duplicateIdentity);
+    assertRefused(raw, executionInsert(raw, "e1", "k9", 1), duplicateId);
     insertExecution(raw, "e3", "k1", 0);
     insertExecution(raw, "e4", "k1", 0);
   }
@@ -66,13 +88,17 @@ final class RawSchemaSql {
 
   /**
    * {@link #advance(Connection, String, String, String, long, Long)} with {@code alsoSet} added to the {@code SET}
-   * list (the dispatch clock that SQLite's schema version 6 requires of the step into {@code DISPATCH_STARTED}).
+   * list (the dispatch clock that SQLite's schema version 6 requires of the step into {@code DISPATCH_STARTED}). On
+   * SQLite the update also appends the new snapshot to the row's history where its schema keeps it there
+   * ({@link #historyInRow}).
    */
   static void advance(Connection raw, String id, String from, String to, long at, Long completedAt, String alsoSet)
       throws SQLException {
     // a prepared statement's update count excludes rows written by triggers (a plain Statement's does not)
     try (PreparedStatement statement = raw.prepareStatement("UPDATE executions SET state = ?, updated_at = ?,"
-        + " completed_at = ?" + alsoSet + " WHERE execution_id = ? AND state = ?")) {
+        + " completed_at = ?" + (historyInRow(raw) ? SqliteDialect.INSTANCE.historyAppend("?1", "?2", "?3") : "")
+        + alsoSet
+        + " WHERE execution_id = ? AND state = ?")) {
       statement.setString(1, to);
       statement.setLong(2, at);
       statement.setObject(3, completedAt, Types.BIGINT);

@@ -45,8 +45,8 @@ class ZeoCoreSchemaTest {
     file = temp.resolve("zeocore.db");
     try (SqliteDatabase database = SqliteDatabase.open(file)) {
       ZeoCoreSchema.Migration migration = ZeoCoreSchema.migrate(database.migrationDataSource(), Dialect.SQLITE);
-      assertThat(migration.schemaVersion()).isEqualTo("6");
-      assertThat(migration.migrationsExecuted()).isEqualTo(6);
+      assertThat(migration.schemaVersion()).isEqualTo("7");
+      assertThat(migration.migrationsExecuted()).isEqualTo(7);
     }
   }
 
@@ -55,8 +55,8 @@ class ZeoCoreSchemaTest {
     try (SqliteDatabase database = SqliteDatabase.open(file)) {
       ZeoCoreSchema.Migration again = ZeoCoreSchema.migrate(database.migrationDataSource(), Dialect.SQLITE);
       assertThat(again.migrationsExecuted()).isZero();
-      assertThat(again.schemaVersion()).isEqualTo("6");
-      assertThat(ZeoCoreSchema.appliedVersion(database.migrationDataSource(), Dialect.SQLITE)).contains("6");
+      assertThat(again.schemaVersion()).isEqualTo("7");
+      assertThat(ZeoCoreSchema.appliedVersion(database.migrationDataSource(), Dialect.SQLITE)).contains("7");
     }
   }
 
@@ -81,12 +81,12 @@ class ZeoCoreSchemaTest {
         return database.migrationDataSource();
       }, SqliteDialect.INSTANCE.tables(null));
       assertThat(asked).hasValue(1);
-      assertThat(migration.migrationsExecuted()).isEqualTo(6);
+      assertThat(migration.migrationsExecuted()).isEqualTo(7);
     }
   }
 
   @Test
-  void laterVersionsKeepEveryHistoryRowReceiptAndDispatchClockOfAVersion4DatabaseInItsOrder() throws Exception {
+  void laterVersionsKeepEverySnapshotReceiptAndDispatchClockOfAVersion4DatabaseInItsOrder() throws Exception {
     Path old = temp.resolve("version4.db");
     try (SqliteDatabase database = SqliteDatabase.open(old)) {
       org.flywaydb.core.Flyway.configure(getClass().getClassLoader()).dataSource(database.migrationDataSource())
@@ -118,7 +118,7 @@ class ZeoCoreSchemaTest {
     assertThat(clock).hasSize(2);
 
     try (JdbcConnectionStore store = JdbcConnectionStore.openSqlite(old)) {
-      assertThat(store.info().schemaVersion()).isEqualTo("6");
+      assertThat(store.info().schemaVersion()).isEqualTo("7");
       OrganizationId org = new OrganizationId("org");
       assertThat(store.getExecutionHistory(org, new ExecutionId("e1"))).extracting(EffectExecution::state)
           .containsExactly(EffectState.CREATED, EffectState.AUTHORIZATION_VERIFIED, EffectState.PREPARED,
@@ -128,10 +128,14 @@ class ZeoCoreSchemaTest {
       assertThat(store.getReceiptsForExecution(org, new ExecutionId("e2"))).hasSize(1);
     }
     try (Connection raw = DriverManager.getConnection("jdbc:sqlite:" + old)) {
-      assertThat(strings(raw, "SELECT execution_id || ':' || sequence || ':' || state FROM execution_history"
-          + " WHERE execution_id = 'e2' ORDER BY sequence"))
-          .containsExactly("e2:1:CREATED", "e2:2:AUTHORIZATION_VERIFIED", "e2:3:PREPARED", "e2:4:DISPATCH_STARTED",
-              "e2:5:AMBIGUOUS");
+      assertThat(strings(raw, "SELECT history FROM executions WHERE execution_id = 'e2'")).containsExactly(
+          "[[\"CREATED\",10,null],[\"AUTHORIZATION_VERIFIED\",11,null],[\"PREPARED\",12,null],"
+              + "[\"DISPATCH_STARTED\",13,null],[\"AMBIGUOUS\",14,null]]");
+      assertThat(strings(raw, "SELECT history FROM executions WHERE execution_id = 'e1'")).as("in its order")
+          .containsExactly("[[\"CREATED\",10,null],[\"AUTHORIZATION_VERIFIED\",11,null],[\"PREPARED\",12,null],"
+              + "[\"DISPATCH_STARTED\",13,null],[\"AMBIGUOUS\",14,null],[\"FAILED_SAFE\",16,16]]");
+      assertThat(strings(raw, "SELECT name FROM sqlite_master WHERE name = 'execution_history'"))
+          .as("the version-1 history table, copied into the rows").isEmpty();
       assertThat(strings(raw, "SELECT execution_id || ':' || sequence || ':' || final_state FROM receipts"
           + " ORDER BY execution_id, sequence"))
           .containsExactly("e1:1:AMBIGUOUS", "e1:2:FAILED_SAFE", "e2:1:AMBIGUOUS");
@@ -228,9 +232,9 @@ class ZeoCoreSchemaTest {
     try (Connection raw = raw()) {
       List<String> tables = strings(raw, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name");
       assertThat(tables).contains("zeocore_schema_history", "connections", "connector_revisions", "executions",
-          "execution_history", "execution_transitions", "receipts", "evidence_references", "confirmation_evidence",
+          "execution_transitions", "receipts", "evidence_references", "confirmation_evidence",
           "authorization_nonces", "observations", "observation_receipts");
-      assertThat(tables).doesNotContain("flyway_schema_history");
+      assertThat(tables).doesNotContain("flyway_schema_history", "execution_history");
     }
   }
 
@@ -247,7 +251,7 @@ class ZeoCoreSchemaTest {
     try (SqliteDatabase app = SqliteDatabase.open(appFile)) {
       app.database().write(s -> s.update("CREATE TABLE orders (id INTEGER PRIMARY KEY)"));
       ZeoCoreSchema.Migration migration = ZeoCoreSchema.migrate(app.migrationDataSource(), Dialect.SQLITE);
-      assertThat(migration.schemaVersion()).isEqualTo("6");
+      assertThat(migration.schemaVersion()).isEqualTo("7");
       boolean kept = app.database().read(s -> s.exists("SELECT 1 FROM sqlite_master WHERE name = 'orders'"));
       assertThat(kept).isTrue();
     }
@@ -311,18 +315,40 @@ class ZeoCoreSchemaTest {
             .isEqualTo(ZeoCoreSchema.latestVersion(dialect));
       }
     }
-    assertThat(ZeoCoreSchema.latestVersion(Dialect.SQLITE)).isEqualTo("6");
+    assertThat(ZeoCoreSchema.latestVersion(Dialect.SQLITE)).isEqualTo("7");
     assertThat(ZeoCoreSchema.latestVersion(Dialect.POSTGRESQL)).isEqualTo("5");
   }
 
   @Test
-  void historyIsWrittenByTheSchemaForEveryStateChange() throws Exception {
+  void everyStateChangeMustAppendItsSnapshotToTheHistoryInTheRow() throws Exception {
     try (Connection raw = raw()) {
       insertExecution(raw, "e1", "k1", 1);
       advanceToPrepared(raw, "e1");
-      assertThat(strings(raw, "SELECT state || '@' || recorded_at FROM execution_history WHERE execution_id = 'e1'"
-          + " ORDER BY sequence"))
-          .containsExactly("CREATED@10", "AUTHORIZATION_VERIFIED@11", "PREPARED@12");
+      String history = "[[\"CREATED\",10,null],[\"AUTHORIZATION_VERIFIED\",11,null],[\"PREPARED\",12,null]]";
+      assertThat(strings(raw, "SELECT history FROM executions WHERE execution_id = 'e1'")).containsExactly(history);
+
+      String cancel = "UPDATE executions SET state = 'FAILED_SAFE', updated_at = 20, completed_at = 20";
+      assertRefused(raw, cancel + " WHERE execution_id = 'e1'", "history must append the execution's new snapshot");
+      assertRefused(raw, cancel + ", history = json_insert(history, '$[#]', json_array('FAILED_SAFE', 19, 20))",
+          "history must append the execution's new snapshot");
+      assertRefused(raw, cancel + ", history = json_array(json_array('FAILED_SAFE', 20, 20))",
+          "history must append the execution's new snapshot");
+      assertRefused(raw, cancel + ", history = json_insert(json_remove(history, '$[1]'), '$[#]',"
+          + " json_array('FAILED_SAFE', 20, 20))", "history must append the execution's new snapshot");
+      assertRefused(raw, cancel + ", history = NULL", "history must append the execution's new snapshot");
+      assertRefused(raw, "UPDATE executions SET history = json_insert(history, '$[#]', json_array('PREPARED', 12,"
+          + " NULL))", "transition is not allowed");
+      assertThat(strings(raw, "SELECT history FROM executions WHERE execution_id = 'e1'")).containsExactly(history);
+
+      String insert = executionInsert(raw, "e2", "k2", 1);
+      String snapshot = "json_array(json_array('CREATED', 10, NULL))";
+      assertThat(insert).contains(snapshot);
+      assertRefused(raw, insert.replace(snapshot, "NULL"), "history must record the execution's current snapshot");
+      assertRefused(raw, insert.replace(snapshot, "json_array(json_array('CREATED', 9, NULL))"),
+          "history must record the execution's current snapshot");
+      assertRefused(raw, insert.replace(snapshot, "json_array(json_array('PREPARED', 10, NULL), json_array("
+          + "'CREATED', 10, NULL))"), "history must record the execution's current snapshot");
+      assertThat(strings(raw, "SELECT execution_id FROM executions")).containsExactly("e1");
     }
   }
 
@@ -331,17 +357,18 @@ class ZeoCoreSchemaTest {
     try (Connection raw = raw()) {
       insertExecution(raw, "e1", "k1", 1);
       advanceToPrepared(raw, "e1");
-      assertRefused(raw, "UPDATE executions SET state = 'DISPATCH_STARTED', updated_at = 13 WHERE execution_id = 'e1'",
-          "written by the database when the dispatch starts");
-      assertRefused(raw, "UPDATE executions SET state = 'DISPATCH_STARTED', updated_at = 13,"
-          + " dispatch_started_db_at = 42 WHERE execution_id = 'e1'",
+      String dispatch = "UPDATE executions SET state = 'DISPATCH_STARTED', updated_at = 13"
+          + SqliteDialect.INSTANCE.historyAppend("'DISPATCH_STARTED'", "13", "NULL");
+      assertRefused(raw, dispatch + " WHERE execution_id = 'e1'", "written by the database when the dispatch starts");
+      assertRefused(raw, dispatch + ", dispatch_started_db_at = 42 WHERE execution_id = 'e1'",
           "written by the database when the dispatch starts");
       long before = System.currentTimeMillis() * 1000;
       startDispatch(raw, "e1");
       long after = System.currentTimeMillis() * 1000;
       long started = Long.parseLong(strings(raw, "SELECT dispatch_started_db_at FROM executions").get(0));
       assertThat(started).as("the database's clock, epoch microseconds").isBetween(before - 1000, after + 1000);
-      assertThat(strings(raw, "SELECT state FROM execution_history WHERE execution_id = 'e1' ORDER BY sequence"))
+      assertThat(strings(raw, "SELECT s.value ->> 0 FROM executions, json_each(history) s"
+          + " WHERE execution_id = 'e1' ORDER BY s.key"))
           .containsExactly("CREATED", "AUTHORIZATION_VERIFIED", "PREPARED", "DISPATCH_STARTED");
       assertThat(strings(raw, "SELECT count(*) FROM dispatch_clock")).as("no row of the version-4 table")
           .containsExactly("0");
@@ -360,7 +387,7 @@ class ZeoCoreSchemaTest {
       assertRefused(raw, "UPDATE executions SET state = 'AUTHORIZATION_VERIFIED', updated_at = 11,"
           + " dispatch_started_db_at = " + now + " WHERE execution_id = 'e2'",
           "written by the database when the dispatch starts");
-      assertRefused(raw, executionInsert("e3", "k3", 1).replace("(organization_id,",
+      assertRefused(raw, executionInsert(raw, "e3", "k3", 1).replace("(organization_id,",
           "(dispatch_started_db_at, organization_id,").replace("VALUES (", "VALUES (" + now + ", "),
           "written by the database when the dispatch starts");
       assertThat(strings(raw, "SELECT execution_id || ':' || state || ':' || coalesce(dispatch_started_db_at, '-')"
@@ -399,7 +426,7 @@ class ZeoCoreSchemaTest {
   void theFirstStateIsCreatedAndTheIdempotencyIdentityIsUniqueExceptForRefusals() throws Exception {
     try (Connection raw = raw()) {
       assertInsertedExecutionRules(raw, "idempotency identity already exists", "execution id or idempotency identity already exists");
-      assertRefused(raw, executionInsert("e5", "k1", 1).replace("INSERT", "INSERT OR REPLACE"),
+      assertRefused(raw, executionInsert(raw, "e5", "k1", 1).replace("INSERT", "INSERT OR REPLACE"),
           "idempotency identity already exists");
     }
   }
@@ -410,10 +437,6 @@ class ZeoCoreSchemaTest {
       insertAppendOnlyRows(raw, Dialect.SQLITE);
 
       String[][] cases = {
-          {"execution_history", "state = 'CREATED'",
-              "INSERT OR REPLACE INTO execution_history (sequence, organization_id, execution_id, state, recorded_at)"
-                  + " SELECT sequence, organization_id, execution_id, state, recorded_at FROM execution_history"
-                  + " WHERE state = 'CREATED'"},
           {"receipts", "1 = 1",
               "INSERT OR REPLACE INTO receipts (organization_id, execution_id, connection_id, final_state,"
                   + " error_code, error_message, recorded_at) VALUES ('org', 'e1', 'c1', 'REFUSED', 'REQUEST_REFUSED',"
