@@ -29,6 +29,7 @@ import javax.net.ssl.SSLHandshakeException;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -83,6 +84,20 @@ abstract class HttpLlmClient implements LlmClient {
     // plain http: HTTP/1.1, so that no h2c upgrade is attempted against servers that mishandle it; https negotiates
     this.version = "https".equals(this.baseUrl.getScheme()) ? HttpClient.Version.HTTP_2 : HttpClient.Version.HTTP_1_1;
     this.clock = settings.clock;
+  }
+
+  /**
+   * The part of a chat request body both providers spell alike: {@code model}, then {@code messages} as an array of
+   * {@code {"role": <wire value>, "content": <text>}} in conversation order. The provider adds its options to it.
+   */
+  static ObjectNode chatBody(List<ChatMessage> messages, String model) {
+    ObjectNode body = json().createObjectNode();
+    body.put("model", model);
+    ArrayNode wireMessages = body.putArray("messages");
+    for (ChatMessage message : messages) {
+      wireMessages.addObject().put("role", message.role().wireValue()).put("content", message.content());
+    }
+    return body;
   }
 
   /** Builds the provider's JSON request body. */

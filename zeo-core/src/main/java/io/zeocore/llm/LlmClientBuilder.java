@@ -104,5 +104,12 @@ public abstract class LlmClientBuilder<B extends LlmClientBuilder<B, C>, C exten
    */
   public abstract C build();
 
-  abstract B self();
+  /**
+   * This builder as its provider's builder type: the constructor is package-private and each subclass is declared
+   * {@code extends LlmClientBuilder<itself, its client>}, so the cast always holds.
+   */
+  @SuppressWarnings("unchecked")
+  private B self() {
+    return (B) this;
+  }
 }

@@ -50,12 +50,7 @@ public final class OllamaClient extends HttpLlmClient {
 
   @Override
   ObjectNode requestBody(List<ChatMessage> messages, LlmOptions options, String model) {
-    ObjectNode body = json().createObjectNode();
-    body.put("model", model);
-    ArrayNode wireMessages = body.putArray("messages");
-    for (ChatMessage message : messages) {
-      wireMessages.addObject().put("role", message.role().wireValue()).put("content", message.content());
-    }
+    ObjectNode body = chatBody(messages, model);
     body.put("stream", false);
     ObjectNode wireOptions = body.putObject("options");
     if (options.temperature() != null) {
@@ -102,11 +97,6 @@ public final class OllamaClient extends HttpLlmClient {
     @Override
     public OllamaClient build() {
       return new OllamaClient(this);
-    }
-
-    @Override
-    Builder self() {
-      return this;
     }
   }
 }

@@ -83,12 +83,7 @@ public final class OpenAiClient extends HttpLlmClient {
 
   @Override
   ObjectNode requestBody(List<ChatMessage> messages, LlmOptions options, String model) {
-    ObjectNode body = json().createObjectNode();
-    body.put("model", model);
-    ArrayNode wireMessages = body.putArray("messages");
-    for (ChatMessage message : messages) {
-      wireMessages.addObject().put("role", message.role().wireValue()).put("content", message.content());
-    }
+    ObjectNode body = chatBody(messages, model);
     if (options.temperature() != null) {
       body.put("temperature", options.temperature());
     }
@@ -164,11 +159,6 @@ public final class OpenAiClient extends HttpLlmClient {
     @Override
     public OpenAiClient build() {
       return new OpenAiClient(this);
-    }
-
-    @Override
-    Builder self() {
-      return this;
     }
 
     @Override

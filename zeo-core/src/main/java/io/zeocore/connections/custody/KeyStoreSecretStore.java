@@ -157,36 +157,12 @@ public final class KeyStoreSecretStore extends SecretStore implements AutoClosea
 
   @Override
   protected boolean create(String handle, byte[] material) throws IOException, GeneralSecurityException {
-    lock.lock();
-    try {
-      KeyStore store = requireOpen();
-      String alias = alias(handle);
-      if (store.containsAlias(alias)) {
-        return false;
-      }
-      setEntry(store, alias, material);
-      persist(store);
-      return true;
-    } finally {
-      lock.unlock();
-    }
+    return changeEntry(handle, false, (store, alias) -> setEntry(store, alias, material));
   }
 
   @Override
   protected boolean replace(String handle, byte[] material) throws IOException, GeneralSecurityException {
-    lock.lock();
-    try {
-      KeyStore store = requireOpen();
-      String alias = alias(handle);
-      if (!store.containsAlias(alias)) {
-        return false;
-      }
-      setEntry(store, alias, material);
-      persist(store);
-      return true;
-    } finally {
-      lock.unlock();
-    }
+    return changeEntry(handle, true, (store, alias) -> setEntry(store, alias, material));
   }
 
   @Override
@@ -210,19 +186,7 @@ public final class KeyStoreSecretStore extends SecretStore implements AutoClosea
 
   @Override
   protected boolean remove(String handle) throws IOException, GeneralSecurityException {
-    lock.lock();
-    try {
-      KeyStore store = requireOpen();
-      String alias = alias(handle);
-      if (!store.containsAlias(alias)) {
-        return false;
-      }
-      store.deleteEntry(alias);
-      persist(store);
-      return true;
-    } finally {
-      lock.unlock();
-    }
+    return changeEntry(handle, true, (store, alias) -> store.deleteEntry(alias));
   }
 
   @Override
@@ -236,6 +200,33 @@ public final class KeyStoreSecretStore extends SecretStore implements AutoClosea
   }
 
   // ---------------------------------------------------------------- internals
+
+  /** A change of one keystore entry, made under the lock on the open keystore. */
+  @FunctionalInterface
+  private interface EntryChange {
+    void apply(KeyStore store, String alias) throws GeneralSecurityException;
+  }
+
+  /**
+   * Under the lock: when {@code handle}'s entry exists exactly if {@code entryExists}, applies {@code change} to the
+   * open keystore, persists it and returns {@code true}; otherwise changes nothing and returns {@code false}.
+   */
+  private boolean changeEntry(String handle, boolean entryExists, EntryChange change)
+      throws IOException, GeneralSecurityException {
+    lock.lock();
+    try {
+      KeyStore store = requireOpen();
+      String alias = alias(handle);
+      if (store.containsAlias(alias) != entryExists) {
+        return false;
+      }
+      change.apply(store, alias);
+      persist(store);
+      return true;
+    } finally {
+      lock.unlock();
+    }
+  }
 
   private void initialize() throws IOException, GeneralSecurityException {
     lock.lock();

@@ -238,9 +238,7 @@ abstract class AbstractJdbcConnectionStoreTest {
         .hasMessageContaining("execution state changed concurrently");
 
     // the resolution of that ambiguity is accepted, once
-    EffectReceipt resolving = new EffectReceipt(EXECUTION, ORG, CONNECTION, EffectState.FAILED_SAFE,
-        new NormalizedError(NormalizedErrorCode.FAILED_SAFE, "no effect"), later, dispatchedAt, later, null,
-        HEX, ambiguousAt, null);
+    EffectReceipt resolving = noEffectResolution(later, dispatchedAt, ambiguousAt);
     store.commitOutcome(ORG, failed, resolving);
     assertThatThrownBy(() -> store.commitOutcome(ORG, failed, resolving))
         .hasMessageContaining("execution state changed concurrently");
@@ -254,9 +252,7 @@ abstract class AbstractJdbcConnectionStoreTest {
     Instant ambiguousAt = ambiguous.updatedAt();
     Instant dispatchedAt = ambiguousAt.minus(1, ChronoUnit.MICROS);
     Instant later = ambiguousAt.plus(1, ChronoUnit.MICROS);
-    EffectReceipt wrongPointer = new EffectReceipt(EXECUTION, ORG, CONNECTION, EffectState.FAILED_SAFE,
-        new NormalizedError(NormalizedErrorCode.FAILED_SAFE, "no effect"), later, dispatchedAt, later, null,
-        HEX, dispatchedAt, null);
+    EffectReceipt wrongPointer = noEffectResolution(later, dispatchedAt, dispatchedAt);
 
     assertThatThrownBy(() -> store.commitOutcome(ORG, ambiguous.transitionTo(EffectState.FAILED_SAFE, later),
         wrongPointer))
@@ -269,9 +265,7 @@ abstract class AbstractJdbcConnectionStoreTest {
   void attemptReceiptsAppendWithoutChangingState() {
     Instant ambiguousAt = claimThenCommitAmbiguity().updatedAt();
     Instant dispatchedAt = ambiguousAt.minus(1, ChronoUnit.MICROS);
-    EffectReceipt attempt = new EffectReceipt(EXECUTION, ORG, CONNECTION, EffectState.AMBIGUOUS,
-        new NormalizedError(NormalizedErrorCode.RESULT_AMBIGUOUS, "unresolved"), ambiguousAt.plusMillis(1),
-        dispatchedAt, null, null, null, null, HEX);
+    EffectReceipt attempt = attemptReceipt(ambiguousAt.plusMillis(1), dispatchedAt);
     store.saveReceipt(ORG, attempt);
 
     assertThatThrownBy(() -> store.saveReceipt(ORG, attempt)).hasMessage("receipt timestamp already exists");
@@ -285,9 +279,7 @@ abstract class AbstractJdbcConnectionStoreTest {
     Instant ambiguousAt = ambiguous.updatedAt();
     Instant dispatchedAt = ambiguousAt.minus(1, ChronoUnit.MICROS);
     Instant attemptAt = ambiguousAt.plus(1, ChronoUnit.MICROS);
-    store.saveReceipt(ORG, new EffectReceipt(EXECUTION, ORG, CONNECTION, EffectState.AMBIGUOUS,
-        new NormalizedError(NormalizedErrorCode.RESULT_AMBIGUOUS, "unresolved"), attemptAt, dispatchedAt, null,
-        null, null, null, HEX));
+    store.saveReceipt(ORG, attemptReceipt(attemptAt, dispatchedAt));
     // the resolution is recorded at the very instant of the attempt receipt: it clashes with the history
     EffectExecution succeeded = ambiguous.transitionTo(EffectState.SUCCEEDED, attemptAt);
     ConfirmationEvidence evidence = store.newConfirmationEvidence(ORG, EXECUTION, attemptAt, HEX);
@@ -528,6 +520,23 @@ abstract class AbstractJdbcConnectionStoreTest {
     return new EffectReceipt(EXECUTION, ORG, CONNECTION, EffectState.AMBIGUOUS,
         new NormalizedError(NormalizedErrorCode.RESULT_AMBIGUOUS, "dispatch started but outcome unknown"), at,
         dispatchStartedAt, null, null, null, null, null);
+  }
+
+  /** An unresolved reconciliation attempt on the ambiguous {@code EXECUTION}, its evidence digest {@code HEX}. */
+  static EffectReceipt attemptReceipt(Instant at, Instant dispatchStartedAt) {
+    return new EffectReceipt(EXECUTION, ORG, CONNECTION, EffectState.AMBIGUOUS,
+        new NormalizedError(NormalizedErrorCode.RESULT_AMBIGUOUS, "unresolved"), at, dispatchStartedAt, null, null,
+        null, null, HEX);
+  }
+
+  /**
+   * The {@code FAILED_SAFE} resolution ("no effect") of the ambiguous {@code EXECUTION}, resolved at {@code at} with
+   * evidence digest {@code HEX}, pointing at the ambiguity receipt recorded at {@code ambiguityRecordedAt}.
+   */
+  static EffectReceipt noEffectResolution(Instant at, Instant dispatchStartedAt, Instant ambiguityRecordedAt) {
+    return new EffectReceipt(EXECUTION, ORG, CONNECTION, EffectState.FAILED_SAFE,
+        new NormalizedError(NormalizedErrorCode.FAILED_SAFE, "no effect"), at, dispatchStartedAt, at, null, HEX,
+        ambiguityRecordedAt, null);
   }
 
   static EffectReceipt refusalReceipt(ExecutionId id, Instant at) {
