@@ -26,9 +26,9 @@ import java.util.function.Supplier;
 
 /**
  * The effect executions and everything appended to them: {@code executions} (the current state, advanced by
- * compare-and-set), its history (every snapshot it had: on SQLite a JSON array in the row, appended by the very
- * statement that changes the state; on PostgreSQL {@code execution_history}, written by the schema's trigger), receipts,
- * evidence references and confirmation evidence. The two writes on the dispatch path are one method each, one
+ * compare-and-set), its history (every snapshot it had, a JSON array in the row: on SQLite appended by the very
+ * statement that changes the state, on PostgreSQL by the schema's trigger), receipts, evidence references and
+ * confirmation evidence. The two writes on the dispatch path are one method each, one
  * transaction each: {@link #claim} (nonce, execution and its snapshot chain) and {@link #commitOutcome} (evidence,
  * the state's compare-and-set and the receipt). On PostgreSQL each is one call of a schema function
  * ({@code zeocore_claim}, {@code zeocore_commit_outcome}: the same statements in the same order, one round trip); on

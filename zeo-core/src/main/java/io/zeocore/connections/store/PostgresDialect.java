@@ -44,7 +44,6 @@ final class PostgresDialect implements SqlDialect {
       Map.entry("connector_revisions_pkey", "connector revision is immutable"),
       Map.entry("executions_pkey", "execution id or idempotency identity already exists"),
       Map.entry("executions_idempotency_identity", "execution id or idempotency identity already exists"),
-      Map.entry("execution_history_state_once", "history is append-only"),
       Map.entry("authorization_nonces_pkey", "authorization nonce was already used"),
       Map.entry("evidence_references_ref_once", "evidence reference already exists"),
       Map.entry("evidence_references_execution_ref", "evidence reference already exists"),
@@ -111,11 +110,11 @@ final class PostgresDialect implements SqlDialect {
 
   @Override
   public String selectHistory(Tables tables, String identityColumns) {
-    return "SELECT " + identityColumns + ", h.state AS state, e.created_at AS created_at,"
-        + " h.recorded_at AS updated_at, h.completed_at AS completed_at"
-        + " FROM " + tables.qualify("execution_history") + " h JOIN " + tables.qualify("executions") + " e"
-        + " ON e.organization_id = h.organization_id AND e.execution_id = h.execution_id"
-        + " WHERE h.organization_id = ? AND h.execution_id = ? ORDER BY h.sequence";
+    return "SELECT " + identityColumns + ", s.value ->> 0 AS state, e.created_at AS created_at,"
+        + " (s.value ->> 1)::bigint AS updated_at, (s.value ->> 2)::bigint AS completed_at"
+        + " FROM " + tables.qualify("executions") + " e"
+        + " CROSS JOIN LATERAL jsonb_array_elements(e.history) WITH ORDINALITY AS s(value, position)"
+        + " WHERE e.organization_id = ? AND e.execution_id = ? ORDER BY s.position";
   }
 
   @Override

@@ -68,7 +68,7 @@ sealed interface SqlDialect permits SqliteDialect, PostgresDialect {
 
   /**
    * What an execution's insert adds to its column list for the execution's history: on SQLite (schema version 7)
-   * {@code , history}; on PostgreSQL nothing (a trigger writes {@code execution_history}).
+   * {@code , history}; on PostgreSQL (schema version 6) nothing, as the schema's own trigger writes that column.
    */
   String historyInsertColumn();
 
@@ -82,15 +82,15 @@ sealed interface SqlDialect permits SqliteDialect, PostgresDialect {
   /**
    * What a compare-and-set of an execution adds to its {@code SET} list, as SQL over the statement's parameters for
    * the new {@code state}, {@code updated_at} and {@code completed_at}: on SQLite the new snapshot appended to the
-   * row's history, which the schema requires of every update; on PostgreSQL nothing (a trigger writes
-   * {@code execution_history}).
+   * row's history, which the schema requires of every update; on PostgreSQL nothing (the schema's trigger appends
+   * it).
    */
   String historyAppend(String state, String updatedAt, String completedAt);
 
   /**
    * The query for one execution's snapshots, oldest first, with the columns of {@code ExecutionRecords.readExecution}
-   * and two parameters, the organization and the execution: on SQLite the elements of the row's history, on
-   * PostgreSQL the rows of {@code execution_history}.
+   * and two parameters, the organization and the execution: the elements of the row's history, a JSON array of
+   * {@code [state, updated_at, completed_at]}.
    *
    * @param identityColumns the identity columns qualified by the alias {@code e} of {@code executions}
    */

@@ -19,8 +19,8 @@ class PostgresConstraintMessagesTest {
    * Keys no store insert can collide on, so they need no words: surrogate {@code sequence} keys, the fixed transition
    * table, and connections (saved by upsert on their key).
    */
-  private static final List<String> WITHOUT_WORDS = List.of("execution_history_pkey", "evidence_references_pkey",
-      "receipts_pkey", "execution_transitions_pkey", "connections_pkey");
+  private static final List<String> WITHOUT_WORDS = List.of("evidence_references_pkey", "receipts_pkey",
+      "execution_transitions_pkey", "connections_pkey");
 
   @RegisterExtension
   static final PostgresTestSchema schema = PostgresTestSchema.migrated();

@@ -13,6 +13,10 @@ import static io.zeocore.connections.store.RawSchemaSql.strings;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.zeocore.connections.contract.EffectExecution;
+import io.zeocore.connections.contract.EffectState;
+import io.zeocore.connections.contract.ExecutionId;
+import io.zeocore.connections.contract.OrganizationId;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -38,19 +42,19 @@ class PostgresSchemaTest {
       List<String> tables = strings(raw, "SELECT tablename FROM pg_tables WHERE schemaname = '" + schema.name()
           + "' ORDER BY tablename");
       assertThat(tables).containsExactlyInAnyOrder("zeocore_schema_history", "connections", "connector_revisions",
-          "executions", "execution_history", "execution_transitions", "receipts", "evidence_references",
+          "executions", "execution_transitions", "receipts", "evidence_references",
           "confirmation_evidence", "authorization_nonces", "observations", "observation_receipts", "dispatch_clock",
           "recovery_leases");
       assertThat(strings(raw, "SELECT version FROM " + schema.name() + ".zeocore_schema_history"
-          + " WHERE type = 'SQL' ORDER BY installed_rank")).containsExactly("1", "2", "3", "4", "5");
+          + " WHERE type = 'SQL' ORDER BY installed_rank")).containsExactly("1", "2", "3", "4", "5", "6");
       assertThat(strings(raw, "SELECT table_schema FROM information_schema.tables"
           + " WHERE table_name IN ('flyway_schema_history', 'executions') AND table_schema = '" + schema.name()
           + "'")).containsExactly(schema.name());
     }
     ZeoCoreSchema.Migration again = ZeoCoreSchema.migrate(dataSource, Dialect.POSTGRESQL, schema.name());
     assertThat(again.migrationsExecuted()).isZero();
-    assertThat(again.schemaVersion()).isEqualTo("5");
-    assertThat(ZeoCoreSchema.appliedVersion(dataSource, Dialect.POSTGRESQL, schema.name())).contains("5");
+    assertThat(again.schemaVersion()).isEqualTo("6");
+    assertThat(ZeoCoreSchema.appliedVersion(dataSource, Dialect.POSTGRESQL, schema.name())).contains("6");
     assertThat(ZeoCoreSchema.appliedVersion(dataSource, Dialect.POSTGRESQL, schema.name() + "_never")).isEmpty();
   }
 
@@ -60,7 +64,7 @@ class PostgresSchemaTest {
       DataSource dataSource = PostgresTestSchema.newDataSource();
       assertThat(ZeoCoreSchema.appliedVersion(dataSource, Dialect.POSTGRESQL, fresh.name())).isEmpty();
       ZeoCoreSchema.Migration migration = ZeoCoreSchema.migrate(dataSource, Dialect.POSTGRESQL, fresh.name());
-      assertThat(migration).isEqualTo(new ZeoCoreSchema.Migration(Dialect.POSTGRESQL, "5", 5));
+      assertThat(migration).isEqualTo(new ZeoCoreSchema.Migration(Dialect.POSTGRESQL, "6", 6));
       try (Connection raw = fresh.connect()) {
         exec(raw, "INSERT INTO " + fresh.name() + ".zeocore_schema_history (installed_rank, version, description,"
             + " type, script, checksum, installed_by, execution_time, success) VALUES (99, '99', 'future', 'SQL',"
@@ -119,11 +123,6 @@ class PostgresSchemaTest {
 
       record Case(String table, String words, String upsert) {}
       List<Case> cases = List.of(
-          // a row equal to the current snapshot passes the history guard and reaches the conflict
-          new Case("execution_history", "history is append-only",
-              "INSERT INTO execution_history (organization_id, execution_id, state, recorded_at, completed_at)"
-                  + " VALUES ('org', 'e1', 'REFUSED', 11, 11) ON CONFLICT (organization_id, execution_id, state)"
-                  + " DO UPDATE SET recorded_at = 99"),
           new Case("receipts", "receipts are append-only",
               "INSERT INTO receipts (organization_id, execution_id, connection_id, final_state, error_code,"
                   + " error_message, recorded_at) VALUES ('org', 'e1', 'c1', 'REFUSED', 'REQUEST_REFUSED', 'other',"
@@ -177,31 +176,77 @@ class PostgresSchemaTest {
   }
 
   @Test
-  void historyIsWrittenByTheSchemaForEveryStateChangeWhateverTheSearchPath() throws Exception {
+  void historyIsWrittenByTheSchemaIntoTheRowWhateverTheStatementSetsOrTheSearchPath() throws Exception {
     String decoy = schema.name() + "_decoy";
     try (Connection raw = schema.connect()) {
-      // a connection whose search_path finds look-alike tables first must still write ZeoCore's history
+      // a connection whose search_path finds look-alike tables first must still have ZeoCore's rules decide
       exec(raw, "CREATE SCHEMA " + decoy);
-      exec(raw, "CREATE TABLE " + decoy + ".execution_history (organization_id TEXT, execution_id TEXT, state TEXT,"
-          + " recorded_at BIGINT, completed_at BIGINT)");
       exec(raw, "CREATE TABLE " + decoy + ".execution_transitions (from_state TEXT, to_state TEXT)");
       exec(raw, "INSERT INTO " + decoy + ".execution_transitions VALUES ('CREATED', 'SUCCEEDED')");
       exec(raw, "SET search_path = " + decoy + ", public");
       String executions = schema.name() + ".executions";
-      exec(raw, executionInsert(raw, "e1", "k1", 1).replace("INTO executions", "INTO " + executions));
+      exec(raw, executionInsert(raw, "e1", "k1", 1).replace("INTO executions", "INTO " + executions)
+          .replace("completed_at)", "completed_at, history)").replace("NULL)", "NULL, '[[\"SUCCEEDED\", 1, 1]]')"));
       exec(raw, "UPDATE " + executions + " SET state = 'AUTHORIZATION_VERIFIED', updated_at = 11");
-      exec(raw, "UPDATE " + executions + " SET state = 'PREPARED', updated_at = 12");
+      exec(raw, "UPDATE " + executions + " SET state = 'PREPARED', updated_at = 12, history = '[]'");
       assertRefused(raw, "UPDATE " + executions + " SET state = 'SUCCEEDED', updated_at = 13, completed_at = 13",
           "transition is not allowed");
-      assertThat(strings(raw, "SELECT state || '@' || recorded_at FROM " + schema.name() + ".execution_history"
-          + " WHERE execution_id = 'e1' ORDER BY sequence"))
-          .containsExactly("CREATED@10", "AUTHORIZATION_VERIFIED@11", "PREPARED@12");
-      assertThat(strings(raw, "SELECT state FROM " + decoy + ".execution_history")).isEmpty();
-      assertRefused(raw, "INSERT INTO " + schema.name() + ".execution_history (organization_id, execution_id, state,"
-          + " recorded_at) VALUES ('org', 'e1', 'DISPATCH_STARTED', 13)", "current snapshot");
+      assertRefused(raw, "UPDATE " + executions + " SET history = history - 1", "transition is not allowed");
+      assertRefused(raw, "UPDATE " + executions + " SET state = 'DISPATCH_STARTED', updated_at = 13,"
+          + " history = NULL, organization_id = 'other'", "execution identity is immutable");
+      assertThat(strings(raw, "SELECT history::text FROM " + executions + " WHERE execution_id = 'e1'"))
+          .as("the snapshots the row had, whatever each statement set").containsExactly(
+              "[[\"CREATED\", 10, null], [\"AUTHORIZATION_VERIFIED\", 11, null], [\"PREPARED\", 12, null]]");
     } finally {
       try (Connection raw = schema.connect()) {
         exec(raw, "DROP SCHEMA IF EXISTS " + decoy + " CASCADE");
+      }
+    }
+  }
+
+  @Test
+  void version6CopiesEveryHistoryRowOfAVersion5DatabaseIntoItsExecutionInOrder() throws Exception {
+    try (PostgresTestSchema old = PostgresTestSchema.unmigrated()) {
+      DataSource dataSource = PostgresTestSchema.newDataSource();
+      org.flywaydb.core.Flyway.configure(getClass().getClassLoader()).dataSource(dataSource)
+          .table(ZeoCoreSchema.HISTORY_TABLE).locations(Dialect.POSTGRESQL.migrationLocation()).schemas(old.name())
+          .defaultSchema(old.name()).createSchemas(true).target("5").load().migrate();
+      try (Connection raw = old.connect()) {
+        exec(raw, "SET search_path = " + old.name());
+        // two executions, interleaved, so that version 5's global sequence alternates between them
+        insertExecution(raw, "e1", "k1", 1);
+        insertExecution(raw, "e2", "k2", 1);
+        for (String id : List.of("e1", "e2")) {
+          advance(raw, id, "CREATED", "AUTHORIZATION_VERIFIED", 11);
+        }
+        for (String id : List.of("e1", "e2")) {
+          advance(raw, id, "AUTHORIZATION_VERIFIED", "PREPARED", 12);
+          advance(raw, id, "PREPARED", "DISPATCH_STARTED", 13);
+          advance(raw, id, "DISPATCH_STARTED", "AMBIGUOUS", 14);
+        }
+        advance(raw, "e1", "AMBIGUOUS", "FAILED_SAFE", 16, 16L);
+      }
+      assertThat(ZeoCoreSchema.migrate(dataSource, Dialect.POSTGRESQL, old.name()).migrationsExecuted()).isEqualTo(1);
+      try (JdbcConnectionStore store = JdbcConnectionStore.builder().dataSource(dataSource, Dialect.POSTGRESQL)
+          .schema(old.name()).build()) {
+        OrganizationId org = new OrganizationId("org");
+        assertThat(store.getExecutionHistory(org, new ExecutionId("e1")))
+            .extracting(e -> e.state() + "@" + Micros.of(e.updatedAt())
+                + (e.completedAt() == null ? "" : "/" + Micros.of(e.completedAt())))
+            .containsExactly("CREATED@10", "AUTHORIZATION_VERIFIED@11", "PREPARED@12", "DISPATCH_STARTED@13",
+                "AMBIGUOUS@14", "FAILED_SAFE@16/16");
+        assertThat(store.getExecutionHistory(org, new ExecutionId("e2"))).extracting(EffectExecution::state)
+            .containsExactly(EffectState.CREATED, EffectState.AUTHORIZATION_VERIFIED, EffectState.PREPARED,
+                EffectState.DISPATCH_STARTED, EffectState.AMBIGUOUS);
+      }
+      try (Connection raw = old.connect()) {
+        assertThat(strings(raw, "SELECT tablename FROM pg_tables WHERE schemaname = '" + old.name()
+            + "' AND tablename = 'execution_history'")).as("copied into the rows, then dropped").isEmpty();
+        exec(raw, "UPDATE " + old.name() + ".executions SET history = NULL, state = 'SUCCEEDED', updated_at = 20,"
+            + " completed_at = 20 WHERE execution_id = 'e2'");
+        assertThat(strings(raw, "SELECT jsonb_array_length(history) || ' ' || (history -> -1)::text FROM "
+            + old.name() + ".executions WHERE execution_id = 'e2'")).as("a copied history goes on growing")
+            .containsExactly("6 [\"SUCCEEDED\", 20, 20]");
       }
     }
   }
@@ -227,7 +272,8 @@ class PostgresSchemaTest {
           "transition table is fixed");
       assertRefused(raw, "DELETE FROM execution_transitions", "transition table is fixed");
       assertThat(strings(raw, "SELECT count(*) FROM execution_transitions")).containsExactly("14");
-      assertThat(strings(raw, "SELECT state FROM execution_history ORDER BY sequence"))
+      assertThat(strings(raw, "SELECT s.value ->> 0 FROM executions,"
+          + " jsonb_array_elements(history) WITH ORDINALITY AS s(value, position) ORDER BY s.position"))
           .containsExactly("CREATED", "AUTHORIZATION_VERIFIED");
     }
   }

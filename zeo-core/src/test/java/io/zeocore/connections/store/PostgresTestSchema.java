@@ -51,8 +51,8 @@ public final class PostgresTestSchema implements BeforeAllCallback, BeforeEachCa
 
   /** Every ZeoCore table that holds data (not the fixed transition table), for {@link #clear()}. */
   private static final List<String> DATA_TABLES = List.of("connections", "connector_revisions", "executions",
-      "execution_history", "authorization_nonces", "evidence_references", "confirmation_evidence", "receipts",
-      "observations", "observation_receipts", "dispatch_clock", "recovery_leases");
+      "authorization_nonces", "evidence_references", "confirmation_evidence", "receipts", "observations",
+      "observation_receipts", "dispatch_clock", "recovery_leases");
 
   private final String name;
   private final DataSource admin;

@@ -316,7 +316,7 @@ class ZeoCoreSchemaTest {
       }
     }
     assertThat(ZeoCoreSchema.latestVersion(Dialect.SQLITE)).isEqualTo("7");
-    assertThat(ZeoCoreSchema.latestVersion(Dialect.POSTGRESQL)).isEqualTo("5");
+    assertThat(ZeoCoreSchema.latestVersion(Dialect.POSTGRESQL)).isEqualTo("6");
   }
 
   @Test
