@@ -8,6 +8,7 @@ import static io.zeocore.connections.store.RawSchemaSql.exec;
 import static io.zeocore.connections.store.RawSchemaSql.executionInsert;
 import static io.zeocore.connections.store.RawSchemaSql.insertAppendOnlyRows;
 import static io.zeocore.connections.store.RawSchemaSql.insertExecution;
+import static io.zeocore.connections.store.RawSchemaSql.interleavedToAmbiguity;
 import static io.zeocore.connections.store.RawSchemaSql.receipt;
 import static io.zeocore.connections.store.RawSchemaSql.strings;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -213,17 +214,7 @@ class PostgresSchemaTest {
           .defaultSchema(old.name()).createSchemas(true).target("5").load().migrate();
       try (Connection raw = old.connect()) {
         exec(raw, "SET search_path = " + old.name());
-        // two executions, interleaved, so that version 5's global sequence alternates between them
-        insertExecution(raw, "e1", "k1", 1);
-        insertExecution(raw, "e2", "k2", 1);
-        for (String id : List.of("e1", "e2")) {
-          advance(raw, id, "CREATED", "AUTHORIZATION_VERIFIED", 11);
-        }
-        for (String id : List.of("e1", "e2")) {
-          advance(raw, id, "AUTHORIZATION_VERIFIED", "PREPARED", 12);
-          advance(raw, id, "PREPARED", "DISPATCH_STARTED", 13);
-          advance(raw, id, "DISPATCH_STARTED", "AMBIGUOUS", 14);
-        }
+        interleavedToAmbiguity(raw);
         advance(raw, "e1", "AMBIGUOUS", "FAILED_SAFE", 16, 16L);
       }
       assertThat(ZeoCoreSchema.migrate(dataSource, Dialect.POSTGRESQL, old.name()).migrationsExecuted()).isEqualTo(1);

@@ -74,6 +74,24 @@ final class RawSchemaSql {
     insertExecution(raw, "e4", "k1", 0);
   }
 
+  /**
+   * Executions e1 and e2 (keys k1, k2) moved step by step in turn from CREATED (at 10) to AMBIGUOUS (at 14), so that
+   * a schema numbering history rows across executions (SQLite before version 5, PostgreSQL before version 6) gives
+   * them alternating numbers: the fixture of the migration tests that must keep each execution's own order.
+   */
+  static void interleavedToAmbiguity(Connection raw) throws SQLException {
+    insertExecution(raw, "e1", "k1", 1);
+    insertExecution(raw, "e2", "k2", 1);
+    for (String id : List.of("e1", "e2")) {
+      advance(raw, id, "CREATED", "AUTHORIZATION_VERIFIED", 11);
+    }
+    for (String id : List.of("e1", "e2")) {
+      advance(raw, id, "AUTHORIZATION_VERIFIED", "PREPARED", 12);
+      advance(raw, id, "PREPARED", "DISPATCH_STARTED", 13);
+      advance(raw, id, "DISPATCH_STARTED", "AMBIGUOUS", 14);
+    }
+  }
+
   /** Moves one freshly inserted (CREATED) execution through AUTHORIZATION_VERIFIED (at 11) to PREPARED (at 12). */
   static void advanceToPrepared(Connection raw, String id) throws SQLException {
     advance(raw, id, "CREATED", "AUTHORIZATION_VERIFIED", 11);

@@ -8,6 +8,7 @@ import static io.zeocore.connections.store.RawSchemaSql.exec;
 import static io.zeocore.connections.store.RawSchemaSql.executionInsert;
 import static io.zeocore.connections.store.RawSchemaSql.insertAppendOnlyRows;
 import static io.zeocore.connections.store.RawSchemaSql.insertExecution;
+import static io.zeocore.connections.store.RawSchemaSql.interleavedToAmbiguity;
 import static io.zeocore.connections.store.RawSchemaSql.numberedReceipt;
 import static io.zeocore.connections.store.RawSchemaSql.receipt;
 import static io.zeocore.connections.store.RawSchemaSql.strings;
@@ -95,17 +96,7 @@ class ZeoCoreSchemaTest {
     }
     try (Connection raw = DriverManager.getConnection("jdbc:sqlite:" + old)) {
       exec(raw, "PRAGMA recursive_triggers = ON");
-      // two executions, interleaved, so that version 4's global sequences alternate between them
-      insertExecution(raw, "e1", "k1", 1);
-      insertExecution(raw, "e2", "k2", 1);
-      for (String id : List.of("e1", "e2")) {
-        advance(raw, id, "CREATED", "AUTHORIZATION_VERIFIED", 11);
-      }
-      for (String id : List.of("e1", "e2")) {
-        advance(raw, id, "AUTHORIZATION_VERIFIED", "PREPARED", 12);
-        advance(raw, id, "PREPARED", "DISPATCH_STARTED", 13);
-        advance(raw, id, "DISPATCH_STARTED", "AMBIGUOUS", 14);
-      }
+      interleavedToAmbiguity(raw);
       exec(raw, receipt("e2", "c1", "AMBIGUOUS", 14, null));
       exec(raw, receipt("e1", "c1", "AMBIGUOUS", 14, null));
       advance(raw, "e1", "AMBIGUOUS", "FAILED_SAFE", 16, 16L);
