@@ -14,8 +14,9 @@ import java.util.List;
 
 /**
  * Plain-JDBC statements and assertions that {@link ZeoCoreSchemaTest} (SQLite) and {@link PostgresSchemaTest} share to
- * exercise the schema's own guarantees while bypassing the store. The SQL is the same on both dialects; the caller's
- * connection decides which database (and, for PostgreSQL, which schema via its search path).
+ * exercise the schema's own guarantees while bypassing the store. The SQL is the same on both dialects but for the
+ * history SQLite's schema requires of the writer itself ({@link #historyInRow}); the caller's connection decides which
+ * database (and, for PostgreSQL, which schema via its search path).
  */
 final class RawSchemaSql {
 
