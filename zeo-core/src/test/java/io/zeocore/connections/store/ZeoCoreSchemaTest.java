@@ -330,6 +330,9 @@ class ZeoCoreSchemaTest {
       assertRefused(raw, "UPDATE executions SET history = json_insert(history, '$[#]', json_array('PREPARED', 12,"
           + " NULL))", "transition is not allowed");
       assertThat(strings(raw, "SELECT history FROM executions WHERE execution_id = 'e1'")).containsExactly(history);
+      exec(raw, cancel + ", history = json_insert(history, '$[#]', json_array('FAILED_SAFE', 20, 20))");
+      assertThat(strings(raw, "SELECT history FROM executions WHERE execution_id = 'e1'")).as("exactly appended")
+          .containsExactly(history.replace("]]", "],[\"FAILED_SAFE\",20,20]]"));
 
       String insert = executionInsert(raw, "e2", "k2", 1);
       String snapshot = "json_array(json_array('CREATED', 10, NULL))";
