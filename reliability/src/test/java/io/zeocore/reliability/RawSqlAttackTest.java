@@ -30,10 +30,11 @@ import org.junit.jupiter.api.io.TempDir;
 class RawSqlAttackTest {
 
   static final String SECTION = "Raw-SQL attacks on the append-only schema";
+  // an execution's history is a column of executions (SQLite schema version 7, PostgreSQL version 6)
   static final List<String> TABLES = List.of("connector_revisions", "execution_transitions", "executions",
-      "execution_history", "authorization_nonces", "evidence_references", "confirmation_evidence", "receipts");
+      "authorization_nonces", "evidence_references", "confirmation_evidence", "receipts");
   static final List<String> APPEND_ONLY = List.of("connector_revisions", "execution_transitions",
-      "execution_history", "authorization_nonces", "evidence_references", "confirmation_evidence", "receipts");
+      "authorization_nonces", "evidence_references", "confirmation_evidence", "receipts");
 
   @TempDir
   Path temp;
@@ -49,7 +50,6 @@ class RawSqlAttackTest {
     attacks.add("UPDATE receipts SET final_state = 'FAILED_SAFE' WHERE final_state = 'SUCCEEDED'");
     attacks.add("UPDATE receipts SET error_message = 'rewritten'");
     attacks.add("UPDATE confirmation_evidence SET confirmation_digest = '" + "0".repeat(64) + "'");
-    attacks.add("UPDATE execution_history SET state = 'SUCCEEDED' WHERE state = 'AMBIGUOUS'");
     attacks.add("UPDATE authorization_nonces SET nonce = 'fresh-' || nonce");
     attacks.add("DELETE FROM executions");
     attacks.add("DELETE FROM executions WHERE state = 'REFUSED'");
@@ -66,9 +66,6 @@ class RawSqlAttackTest {
     attacks.add("INSERT INTO executions SELECT organization_id, execution_id || '-copy', connection_id,"
         + " connector_revision, operation_id, authorization_id, idempotency_key || '-copy', authorization_digest,"
         + " request_digest, holds_identity, 'SUCCEEDED', created_at, updated_at, updated_at FROM executions");
-    attacks.add("INSERT INTO execution_history (organization_id, execution_id, state, recorded_at, completed_at)"
-        + " SELECT organization_id, execution_id, 'SUCCEEDED', recorded_at + 1, recorded_at + 1 FROM execution_history"
-        + " WHERE state = 'REFUSED'");
     attacks.add("INSERT INTO authorization_nonces SELECT * FROM authorization_nonces");
     attacks.add("INSERT INTO receipts (organization_id, execution_id, connection_id, final_state, error_code,"
         + " error_message, recorded_at) SELECT organization_id, execution_id, connection_id, 'SUCCEEDED', NULL, NULL,"
@@ -91,7 +88,7 @@ class RawSqlAttackTest {
       attacks.add("REPLACE INTO " + table + " SELECT * FROM " + table);
     }
     attacks.add("INSERT OR REPLACE INTO executions SELECT * FROM executions");
-    // from schema version 7 SQLite keeps each execution's history in its row (execution_history is gone)
+    // the history in the row (schema version 7): only the store's exact append passes
     attacks.add("UPDATE executions SET history = json_remove(history, '$[#-1]')");
     attacks.add("UPDATE executions SET history = NULL");
     attacks.add("UPDATE executions SET state = 'SUCCEEDED', history = json_insert(history, '$[#]',"
@@ -115,7 +112,7 @@ class RawSqlAttackTest {
         attacks.add("TRUNCATE " + table + " CASCADE");
       }
       attacks.add("TRUNCATE executions CASCADE");
-      // from schema version 6 PostgreSQL keeps each execution's history in its row (execution_history is gone)
+      // the history in the row (schema version 6): the schema's trigger writes it, whatever a statement sets
       attacks.add("UPDATE executions SET history = history - 1");
       attacks.add("UPDATE executions SET history = '[]'");
       attacks.add("UPDATE executions SET state = 'SUCCEEDED', history = '[]' WHERE state = 'FAILED_SAFE'");

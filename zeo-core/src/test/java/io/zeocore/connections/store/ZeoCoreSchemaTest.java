@@ -135,7 +135,7 @@ class ZeoCoreSchemaTest {
       assertThat(strings(raw, "SELECT count(*) FROM executions WHERE dispatch_started_db_at IS NOT NULL"))
           .containsExactly("0");
       assertThat(strings(raw, "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name IN"
-          + " ('execution_history', 'receipts', 'dispatch_clock')")).as("one b-tree each, no other index")
+          + " ('receipts', 'dispatch_clock')")).as("one b-tree each, no other index")
           .isEmpty();
     }
   }
