@@ -1,5 +1,6 @@
 package io.zeocore.autoconfigure.execution;
 
+import io.zeocore.autoconfigure.internal.ConfiguredNames;
 import io.zeocore.execution.ExecutionPolicy;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -55,9 +56,7 @@ public final class ExecutionPolicies {
   public ExecutionPolicy get(String name) {
     ExecutionPolicy policy = policies.get(name);
     if (policy == null) {
-      throw new IllegalArgumentException("no execution policy named '" + name + "'; configured: "
-          + (policies.isEmpty() ? "none" : String.join(", ", policies.keySet()))
-          + " (define it under zeocore.execution.policies." + name + ")");
+      throw ConfiguredNames.notConfigured("execution policy", name, policies.keySet(), "zeocore.execution.policies");
     }
     return policy;
   }

@@ -1,7 +1,8 @@
 package io.zeocore.autoconfigure.execution;
 
 import io.zeocore.autoconfigure.execution.ZeoCoreExecutionProperties.Policy;
-import io.zeocore.execution.DeadlineMode;
+import io.zeocore.autoconfigure.internal.ConfiguredNames;
+import io.zeocore.autoconfigure.internal.InvalidFields;
 import io.zeocore.execution.ExecutionPolicy;
 import io.zeocore.execution.FailureKind;
 import io.zeocore.execution.InvalidPolicyException;
@@ -13,9 +14,9 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.springframework.util.ClassUtils;
@@ -111,7 +112,7 @@ final class ExecutionPolicyResolver {
         base = DEFAULT_CONFIG;
       } else if (!configs.containsKey(base)) {
         throw invalid(policyName, property, "no config named '" + base + "' under zeocore.execution.configs "
-            + "(configured: " + (configs.isEmpty() ? "none" : String.join(", ", configs.keySet())) + ")");
+            + "(configured: " + ConfiguredNames.list(configs.keySet()) + ")");
       } else if (seen.contains(base)) {
         throw invalid(policyName, property, "base-config forms a cycle: " + String.join(" -> ", seen) + " -> " + base);
       }
@@ -123,10 +124,7 @@ final class ExecutionPolicyResolver {
   private ExecutionPolicy resolve(String name, List<Layer> chain) {
     Inherited inherited = new Inherited(chain);
     ExecutionPolicy.Builder builder = ExecutionPolicy.builder().name(name);
-    DeadlineMode deadline = inherited.take("deadline", Policy::getDeadline);
-    if (deadline != null) {
-      builder.deadline(deadline);
-    }
+    inherited.applyIfSet("deadline", Policy::getDeadline, builder::deadline);
     builder.failureKinds(failureKinds(name, chain));
     OperationMode operationMode = inherited.take("operation-mode", Policy::getOperationMode);
     if (operationMode == OperationMode.EFFECTFUL) {
@@ -146,26 +144,14 @@ final class ExecutionPolicyResolver {
     if (backoff != null) {
       builder.backoff(backoff);
     }
-    Double jitter = inherited.take("jitter-fraction", Policy::getJitterFraction);
-    if (jitter != null) {
-      builder.jitterFraction(jitter);
-    }
-    Set<FailureKind> retryable = inherited.take("retryable-failures", Policy::getRetryableFailures);
-    if (retryable != null) {
-      builder.retryableFailures(retryable);
-    }
-    Boolean allowSimulated = inherited.take("allow-simulated", Policy::getAllowSimulated);
-    if (allowSimulated != null) {
-      builder.allowSimulated(allowSimulated);
-    }
-    Duration poll = inherited.take("cancellation-poll", Policy::getCancellationPoll);
-    if (poll != null) {
-      builder.cancellationPoll(poll);
-    }
+    inherited.applyIfSet("jitter-fraction", Policy::getJitterFraction, builder::jitterFraction);
+    inherited.applyIfSet("retryable-failures", Policy::getRetryableFailures, builder::retryableFailures);
+    inherited.applyIfSet("allow-simulated", Policy::getAllowSimulated, builder::allowSimulated);
+    inherited.applyIfSet("cancellation-poll", Policy::getCancellationPoll, builder::cancellationPoll);
     try {
       return builder.build();
     } catch (InvalidPolicyException broken) {
-      String property = kebabCase(broken.field());
+      String property = InvalidFields.kebab(broken.field());
       String rule = inherited.isSet(property)
           ? ruleText(broken.getMessage())
           : property + " is required: set it on the policy or on a config it inherits from";
@@ -247,6 +233,17 @@ final class ExecutionPolicyResolver {
       return null;
     }
 
+    /**
+     * Passes the property's value, taken as by {@link #take}, to {@code setter} when some entry of the chain sets it;
+     * when none does, the setter is not called and the builder keeps the library's default.
+     */
+    <V> void applyIfSet(String property, Function<Policy, V> getter, Consumer<? super V> setter) {
+      V value = take(property, getter);
+      if (value != null) {
+        setter.accept(value);
+      }
+    }
+
     boolean isSet(String property) {
       return setAt.containsKey(property);
     }
@@ -267,19 +264,6 @@ final class ExecutionPolicyResolver {
   private InvalidExecutionPolicyPropertyException invalid(String policyName, String property, String rule) {
     ConfiguredValues.Written value = written.find(property);
     return new InvalidExecutionPolicyPropertyException(policyName, property, value.value(), value.origin(), rule);
-  }
-
-  /** {@code retryableFailures} → {@code retryable-failures}. */
-  static String kebabCase(String javaName) {
-    StringBuilder kebab = new StringBuilder(javaName.length() + 4);
-    for (char c : javaName.toCharArray()) {
-      if (Character.isUpperCase(c)) {
-        kebab.append('-').append(Character.toLowerCase(c));
-      } else {
-        kebab.append(c);
-      }
-    }
-    return kebab.toString().toLowerCase(Locale.ROOT);
   }
 
   /** The library's rule text with the reference's field names replaced by the property names. */

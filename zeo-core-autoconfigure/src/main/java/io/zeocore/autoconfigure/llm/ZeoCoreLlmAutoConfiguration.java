@@ -52,13 +52,11 @@ public final class ZeoCoreLlmAutoConfiguration {
     OllamaClient zeoCoreOllamaClient(ZeoCoreLlmProperties properties,
         ObjectProvider<LlmHttpClientCustomizer> customizers) {
       ZeoCoreLlmProperties.Ollama ollama = properties.getOllama();
-      return build("zeocore.llm.ollama", ollama, () -> OllamaClient.builder()
-          .httpClient(httpClient("ollama", ollama.getTimeout(), customizers))
-          .baseUrl(ollama.getBaseUrl())
-          .model(ollama.getModel())
-          .timeout(ollama.getTimeout())
-          .maxResponseBytes(bytes(ollama.getMaxResponseSize()))
-          .build());
+      return build("zeocore.llm.ollama", ollama,
+          () -> withClientSettings(OllamaClient.builder(), "ollama", ollama, customizers)
+              .baseUrl(ollama.getBaseUrl())
+              .model(ollama.getModel())
+              .build());
     }
   }
 
@@ -72,16 +70,28 @@ public final class ZeoCoreLlmAutoConfiguration {
         ObjectProvider<LlmHttpClientCustomizer> customizers) {
       ZeoCoreLlmProperties.OpenAi openai = properties.getOpenai();
       SecretValues.requireResolved("zeocore.llm.openai.api-key", openai.getApiKey());
-      return build("zeocore.llm.openai", openai, () -> OpenAiClient.builder()
-          .httpClient(httpClient("openai", openai.getTimeout(), customizers))
-          .baseUrl(openai.getBaseUrl())
-          .apiKey(openai.getApiKey())
-          .model(openai.getModel())
-          .timeout(openai.getTimeout())
-          .organization(openai.getOrganization())
-          .maxResponseBytes(bytes(openai.getMaxResponseSize()))
-          .build());
+      return build("zeocore.llm.openai", openai,
+          () -> withClientSettings(OpenAiClient.builder(), "openai", openai, customizers)
+              .baseUrl(openai.getBaseUrl())
+              .apiKey(openai.getApiKey())
+              .model(openai.getModel())
+              .organization(openai.getOrganization())
+              .build());
     }
+  }
+
+  /**
+   * {@code builder} with the settings every provider takes the same way: the timeout, the response cap and the HTTP
+   * client built for that timeout.
+   *
+   * @param provider {@code ollama} or {@code openai}, as passed to the customizers
+   */
+  private static <B extends LlmClientBuilder<B, ?>> B withClientSettings(B builder, String provider,
+      ZeoCoreLlmProperties.ClientSettings settings, ObjectProvider<LlmHttpClientCustomizer> customizers) {
+    return builder
+        .httpClient(httpClient(provider, settings.getTimeout(), customizers))
+        .timeout(settings.getTimeout())
+        .maxResponseBytes(bytes(settings.getMaxResponseSize()));
   }
 
   /**
@@ -106,7 +116,7 @@ public final class ZeoCoreLlmAutoConfiguration {
    * Builds a client, turning the builder's {@link InvalidFieldException} into a failure naming the property
    * ({@code baseUrl → zeocore.llm.ollama.base-url}). The API key's value is never reported.
    */
-  private static <C> C build(String prefix, Object settings, Supplier<C> builder) {
+  private static <C> C build(String prefix, ZeoCoreLlmProperties.ClientSettings settings, Supplier<C> builder) {
     try {
       return builder.get();
     } catch (InvalidFieldException invalid) {

@@ -37,35 +37,20 @@ public class ZeoCoreLlmProperties {
     return this.openai;
   }
 
-  /** Settings of the {@link OllamaClient} bean. */
-  public static class Ollama {
-
-    /** Base URL of the Ollama server (http or https, without user info, query or fragment). */
-    private URI baseUrl = OllamaClient.DEFAULT_BASE_URL;
-
-    /** Model used when a call names none, e.g. "qwen3:latest". */
-    private String model = OllamaClient.DEFAULT_MODEL;
+  /**
+   * The settings that every provider's client takes the same way: the bound of one call and the largest response read.
+   * Each provider starts from its own client's default timeout.
+   */
+  public abstract static class ClientSettings {
 
     /** Bound of one call; each attempt uses the smaller of this and the attempt's timeout. */
-    private Duration timeout = OllamaClient.DEFAULT_TIMEOUT;
+    private Duration timeout;
 
     /** Largest successful response body read; a larger one is a malformed response. */
     private DataSize maxResponseSize = DataSize.ofMegabytes(16);
 
-    public URI getBaseUrl() {
-      return this.baseUrl;
-    }
-
-    public void setBaseUrl(URI baseUrl) {
-      this.baseUrl = baseUrl;
-    }
-
-    public String getModel() {
-      return this.model;
-    }
-
-    public void setModel(String model) {
-      this.model = model;
+    ClientSettings(Duration defaultTimeout) {
+      this.timeout = defaultTimeout;
     }
 
     public Duration getTimeout() {
@@ -85,8 +70,39 @@ public class ZeoCoreLlmProperties {
     }
   }
 
+  /** Settings of the {@link OllamaClient} bean. */
+  public static class Ollama extends ClientSettings {
+
+    /** Base URL of the Ollama server (http or https, without user info, query or fragment). */
+    private URI baseUrl = OllamaClient.DEFAULT_BASE_URL;
+
+    /** Model used when a call names none, e.g. "qwen3:latest". */
+    private String model = OllamaClient.DEFAULT_MODEL;
+
+    /** Settings with the {@link OllamaClient}'s defaults. */
+    public Ollama() {
+      super(OllamaClient.DEFAULT_TIMEOUT);
+    }
+
+    public URI getBaseUrl() {
+      return this.baseUrl;
+    }
+
+    public void setBaseUrl(URI baseUrl) {
+      this.baseUrl = baseUrl;
+    }
+
+    public String getModel() {
+      return this.model;
+    }
+
+    public void setModel(String model) {
+      this.model = model;
+    }
+  }
+
   /** Settings of the {@link OpenAiClient} bean (OpenAI or a server compatible with its chat completions API). */
-  public static class OpenAi {
+  public static class OpenAi extends ClientSettings {
 
     /** Base URL of the API, to which "/chat/completions" is appended. */
     private URI baseUrl = OpenAiClient.DEFAULT_BASE_URL;
@@ -100,14 +116,13 @@ public class ZeoCoreLlmProperties {
     /** Model used when a call names none. */
     private String model = OpenAiClient.DEFAULT_MODEL;
 
-    /** Bound of one call; each attempt uses the smaller of this and the attempt's timeout. */
-    private Duration timeout = OpenAiClient.DEFAULT_TIMEOUT;
-
     /** Value of the OpenAI-Organization header, if any. */
     private String organization;
 
-    /** Largest successful response body read; a larger one is a malformed response. */
-    private DataSize maxResponseSize = DataSize.ofMegabytes(16);
+    /** Settings with the {@link OpenAiClient}'s defaults. */
+    public OpenAi() {
+      super(OpenAiClient.DEFAULT_TIMEOUT);
+    }
 
     public URI getBaseUrl() {
       return this.baseUrl;
@@ -133,28 +148,12 @@ public class ZeoCoreLlmProperties {
       this.model = model;
     }
 
-    public Duration getTimeout() {
-      return this.timeout;
-    }
-
-    public void setTimeout(Duration timeout) {
-      this.timeout = timeout;
-    }
-
     public String getOrganization() {
       return this.organization;
     }
 
     public void setOrganization(String organization) {
       this.organization = organization;
-    }
-
-    public DataSize getMaxResponseSize() {
-      return this.maxResponseSize;
-    }
-
-    public void setMaxResponseSize(DataSize maxResponseSize) {
-      this.maxResponseSize = maxResponseSize;
     }
   }
 }

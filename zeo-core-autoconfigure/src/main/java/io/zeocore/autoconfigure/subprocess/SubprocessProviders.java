@@ -1,5 +1,6 @@
 package io.zeocore.autoconfigure.subprocess;
 
+import io.zeocore.autoconfigure.internal.ConfiguredNames;
 import io.zeocore.execution.SyncExecutionTarget;
 import io.zeocore.subprocess.StdoutParser;
 import io.zeocore.subprocess.SubprocessInvocation;
@@ -49,9 +50,8 @@ public final class SubprocessProviders {
   public SubprocessInvocation invocation(String id) {
     SubprocessInvocation invocation = providers.get(id);
     if (invocation == null) {
-      throw new IllegalArgumentException("no subprocess provider named '" + id + "'; configured: "
-          + (providers.isEmpty() ? "none" : String.join(", ", providers.keySet()))
-          + " (define it under zeocore.subprocess.providers." + id + ")");
+      throw ConfiguredNames.notConfigured("subprocess provider", id, providers.keySet(),
+          "zeocore.subprocess.providers");
     }
     return invocation;
   }
