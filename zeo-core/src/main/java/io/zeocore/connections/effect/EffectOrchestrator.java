@@ -290,16 +290,26 @@ public final class EffectOrchestrator {
 
   private List<EffectExecution> claimSnapshots(OrganizationId organizationId, EffectAuthorization authorization,
       ExecutionId executionId, String requestDigest, Instant verifiedAt) {
-    Instant createdAt = timestamps.next(verifiedAt);
-    EffectExecution created = new EffectExecution(executionId, organizationId, authorization.connectionId(),
-        authorization.connectorRevision(), authorization.operationId(), authorization.authorizationId(),
-        authorization.idempotencyKey(), Digests.authorizationDigest(authorization), requestDigest,
-        EffectState.CREATED, createdAt, createdAt, null);
+    EffectExecution created = created(organizationId, authorization, executionId, requestDigest,
+        timestamps.next(verifiedAt));
     EffectExecution verified = created.transitionTo(EffectState.AUTHORIZATION_VERIFIED,
         timestamps.next(created.updatedAt()));
     EffectExecution prepared = verified.transitionTo(EffectState.PREPARED, timestamps.next(verified.updatedAt()));
     EffectExecution started = prepared.transitionTo(EffectState.DISPATCH_STARTED, timestamps.next(prepared.updatedAt()));
     return List.of(created, verified, prepared, started);
+  }
+
+  /**
+   * The {@code CREATED} snapshot of the execution {@code authorization} allows: its identity fields come from the
+   * authorization, its digests are the whole authorization's and {@code requestDigest}, and it was created and last
+   * updated at {@code createdAt}.
+   */
+  private static EffectExecution created(OrganizationId organizationId, EffectAuthorization authorization,
+      ExecutionId executionId, String requestDigest, Instant createdAt) {
+    return new EffectExecution(executionId, organizationId, authorization.connectionId(),
+        authorization.connectorRevision(), authorization.operationId(), authorization.authorizationId(),
+        authorization.idempotencyKey(), Digests.authorizationDigest(authorization), requestDigest,
+        EffectState.CREATED, createdAt, createdAt, null);
   }
 
   /**
@@ -318,12 +328,8 @@ public final class EffectOrchestrator {
         reason = AuthorizationRefusalReason.REQUEST_DIGEST_MISMATCH;
       }
     }
-    Instant createdAt = timestamps.next();
-    EffectExecution created = new EffectExecution(executionId, organizationId, authorization.connectionId(),
-        authorization.connectorRevision(), authorization.operationId(), authorization.authorizationId(),
-        authorization.idempotencyKey(), Digests.authorizationDigest(authorization), requestDigest,
-        EffectState.CREATED, createdAt, createdAt, null);
-    EffectExecution refused = created.transitionTo(EffectState.REFUSED, timestamps.next(createdAt));
+    EffectExecution created = created(organizationId, authorization, executionId, requestDigest, timestamps.next());
+    EffectExecution refused = created.transitionTo(EffectState.REFUSED, timestamps.next(created.createdAt()));
     EffectReceipt receipt = EffectReceipt.refusal(executionId, organizationId, authorization.connectionId(),
         new NormalizedError(NormalizedErrorCode.REQUEST_REFUSED, "authorization refused: " + reason.name()),
         refused.updatedAt());

@@ -271,8 +271,7 @@ public final class EffectRecovery implements AutoCloseable {
       } catch (RuntimeException e) {
         failures++;
         LOG.warn("recovering execution {} of organization {} failed: {}", execution.executionId(),
-            execution.organizationId(), e.getClass().getName() + (e instanceof ConnectionStoreException
-                ? ": " + e.getMessage() : ""));
+            execution.organizationId(), describe(e));
       } finally {
         if (leased) {
           release(execution);
@@ -393,9 +392,7 @@ public final class EffectRecovery implements AutoCloseable {
    * @throws IllegalStateException if already started
    */
   public void start(Duration interval) {
-    if (interval == null || interval.isNegative() || interval.isZero()) {
-      throw new IllegalArgumentException("interval must be positive");
-    }
+    Builder.positive(interval, "interval");
     synchronized (schedulerLock) {
       if (scheduler != null) {
         throw new IllegalStateException("effect recovery is already started");
@@ -416,9 +413,17 @@ public final class EffectRecovery implements AutoCloseable {
         LOG.info("effect recovery sweep: {}", sweep);
       }
     } catch (RuntimeException e) {
-      LOG.warn("effect recovery sweep failed: {}", e.getClass().getName()
-          + (e instanceof ConnectionStoreException ? ": " + e.getMessage() : ""));
+      LOG.warn("effect recovery sweep failed: {}", describe(e));
     }
+  }
+
+  /**
+   * How a failure is named in recovery's log lines: the exception's class name and, for a
+   * {@link ConnectionStoreException} only, {@code ": "} and its message; no other exception's message is logged.
+   */
+  private static String describe(RuntimeException failure) {
+    return failure.getClass().getName()
+        + (failure instanceof ConnectionStoreException ? ": " + failure.getMessage() : "");
   }
 
   /** Stops the interval sweeps started by {@link #start(Duration)} (a running sweep finishes). Idempotent. */

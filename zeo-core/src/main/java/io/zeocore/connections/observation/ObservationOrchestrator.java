@@ -318,17 +318,24 @@ public final class ObservationOrchestrator {
       }
       // the result itself could not be stored: the claim still ends, FAILED_SAFE, with no result kept
       LOG.debug("observation {} result could not be stored: {}", observationId, unstorable.getMessage());
-      receipt = failedSafe(organizationId, claimed, NOT_STORED_MESSAGE);
+      receipt = unavailable(organizationId, claimed, NOT_STORED_MESSAGE);
       completed = claimed.complete(receipt);
       store.commitObservation(organizationId, completed, receipt);
     }
     return new ObservationExecutionResult(completed.state(), observationId, receipt, null);
   }
 
-  private ObservationReceipt failedSafe(OrganizationId organizationId, ObservationRecord claimed, String message) {
+  /** The {@code FAILED_SAFE} receipt, with {@code PROVIDER_UNAVAILABLE} and {@code message}, of a claimed read. */
+  private ObservationReceipt unavailable(OrganizationId organizationId, ObservationRecord claimed, String message) {
+    return failedSafe(organizationId, claimed, new NormalizedError(NormalizedErrorCode.PROVIDER_UNAVAILABLE, message));
+  }
+
+  /** The {@code FAILED_SAFE} receipt, carrying {@code error}, of a claimed read; recorded after the claim. */
+  private ObservationReceipt failedSafe(OrganizationId organizationId, ObservationRecord claimed,
+      NormalizedError error) {
     return new ObservationReceipt(claimed.observationId(), organizationId, claimed.connectionId(),
-        ObservationState.FAILED_SAFE, claimed.requestDigest(), null, null, null,
-        new NormalizedError(NormalizedErrorCode.PROVIDER_UNAVAILABLE, message), timestamps.next(claimed.createdAt()));
+        ObservationState.FAILED_SAFE, claimed.requestDigest(), null, null, null, error,
+        timestamps.next(claimed.createdAt()));
   }
 
   private ObservationReceipt observeOnce(OrganizationId organizationId, ObservationRecord claimed,
@@ -348,7 +355,7 @@ public final class ObservationOrchestrator {
       LOG.debug("observation {} did not complete: {}", claimed.observationId(), e.getClass().getName());
     }
     if (receipt == null) {
-      receipt = failedSafe(organizationId, claimed, UNAVAILABLE_MESSAGE);
+      receipt = unavailable(organizationId, claimed, UNAVAILABLE_MESSAGE);
     }
     return receipt;
   }
@@ -357,9 +364,7 @@ public final class ObservationOrchestrator {
   private @Nullable ObservationReceipt receiptFor(OrganizationId organizationId, ObservationRecord claimed,
       ConnectorRevision revision, ObservationDispatchResult result) {
     if (result.disposition() == ObservationDisposition.FAILED_SAFE) {
-      return new ObservationReceipt(claimed.observationId(), organizationId, claimed.connectionId(),
-          ObservationState.FAILED_SAFE, claimed.requestDigest(), null, null, null, result.normalizedError(),
-          timestamps.next(claimed.createdAt()));
+      return failedSafe(organizationId, claimed, result.normalizedError());
     }
     String resultDigest;
     if (result.inlineResult() != null) {

@@ -20,6 +20,7 @@ import static io.zeocore.connections.contract.EffectState.DISPATCH_STARTED;
 import static io.zeocore.connections.contract.EffectState.FAILED_SAFE;
 import static io.zeocore.connections.contract.EffectState.SUCCEEDED;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -207,6 +208,22 @@ class EffectRecoveryTest {
     assertThat(state()).isEqualTo(SUCCEEDED);
     assertThat(events).containsExactly("DISPATCH_STARTED->AMBIGUOUS", "receipt AMBIGUOUS", "AMBIGUOUS->SUCCEEDED",
         "receipt SUCCEEDED");
+  }
+
+  @Test
+  void builderDurationsAndTheSweepIntervalMustBePositive() {
+    assertThatThrownBy(() -> recovery(request -> null).lease(Duration.ZERO))
+        .isInstanceOf(IllegalArgumentException.class).hasMessage("lease must be positive");
+    assertThatThrownBy(() -> recovery(request -> null).dispatchStaleAfter(null))
+        .isInstanceOf(IllegalArgumentException.class).hasMessage("dispatchStaleAfter must be positive");
+    try (EffectRecovery recovery = recovery(request -> null).build()) {
+      assertThatThrownBy(() -> recovery.start(Duration.ofSeconds(-1)))
+          .isInstanceOf(IllegalArgumentException.class).hasMessage("interval must be positive");
+      assertThatThrownBy(() -> recovery.start(Duration.ZERO))
+          .isInstanceOf(IllegalArgumentException.class).hasMessage("interval must be positive");
+      assertThatThrownBy(() -> recovery.start(null))
+          .isInstanceOf(IllegalArgumentException.class).hasMessage("interval must be positive");
+    }
   }
 
   @Test
