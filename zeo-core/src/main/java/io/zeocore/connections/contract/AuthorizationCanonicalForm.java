@@ -1,9 +1,8 @@
 package io.zeocore.connections.contract;
 
 import io.zeocore.internal.ContractRules;
+import io.zeocore.internal.ShortestDecimal;
 import java.math.BigDecimal;
-import java.math.MathContext;
-import java.math.RoundingMode;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -150,7 +149,7 @@ public final class AuthorizationCanonicalForm {
     if (d < 0) {
       return "-" + number(-d);
     }
-    BigDecimal shortest = shortestDigits(d);
+    BigDecimal shortest = ShortestDecimal.of(d);
     String digits = shortest.unscaledValue().toString(); // s, k digits, no trailing zero
     int k = digits.length();
     int n = k - shortest.scale(); // d = 0.s * 10^n
@@ -166,34 +165,5 @@ public final class AuthorizationCanonicalForm {
     int exponent = n - 1;
     String mantissa = k == 1 ? digits : digits.charAt(0) + "." + digits.substring(1);
     return mantissa + "e" + (exponent < 0 ? "-" : "+") + Math.abs(exponent);
-  }
-
-  /**
-   * The decimal with the fewest significant digits that reads back as {@code d} (positive, finite), the nearest to
-   * {@code d} among those, the even one on a tie; trailing zeros stripped. Independent of the JDK's
-   * {@link Double#toString}, which before Java 19 sometimes wrote more digits than needed.
-   */
-  private static BigDecimal shortestDigits(double d) {
-    BigDecimal exact = new BigDecimal(d);
-    for (int precision = 1; precision <= 17; precision++) {
-      BigDecimal down = exact.round(new MathContext(precision, RoundingMode.FLOOR));
-      BigDecimal up = exact.round(new MathContext(precision, RoundingMode.CEILING));
-      boolean downReads = Double.parseDouble(down.toString()) == d;
-      boolean upReads = Double.parseDouble(up.toString()) == d;
-      BigDecimal chosen;
-      if (downReads && upReads && down.compareTo(up) != 0) {
-        int closer = exact.subtract(down).compareTo(up.subtract(exact));
-        chosen = closer < 0 ? down : closer > 0 ? up
-            : down.unscaledValue().testBit(0) ? up : down;
-      } else if (downReads) {
-        chosen = down;
-      } else if (upReads) {
-        chosen = up;
-      } else {
-        continue;
-      }
-      return chosen.stripTrailingZeros();
-    }
-    throw new IllegalStateException("no 17-digit decimal reads back as " + d); // unreachable for finite doubles
   }
 }

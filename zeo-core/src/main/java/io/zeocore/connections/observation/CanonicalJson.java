@@ -1,6 +1,7 @@
 package io.zeocore.connections.observation;
 
 import io.zeocore.internal.JsonValues;
+import io.zeocore.internal.ShortestDecimal;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
@@ -112,7 +113,10 @@ final class CanonicalJson {
     out.append('"');
   }
 
-  /** Python's {@code repr(float)} of {@code d}. */
+  /**
+   * Python's {@code repr(float)} of {@code d}: its shortest digits (not those of {@link Double#toString}, see
+   * {@link ShortestDecimal}), positional from {@code 1e-4} up to below {@code 1e16}, else in exponent form.
+   */
   static String pythonFloat(double d) {
     if (Double.isNaN(d) || Double.isInfinite(d)) {
       throw new IllegalArgumentException("NaN and Infinity are not JSON");
@@ -120,7 +124,7 @@ final class CanonicalJson {
     if (d == 0) {
       return (1 / d < 0) ? "-0.0" : "0.0";
     }
-    BigDecimal shortest = new BigDecimal(Double.toString(d)).stripTrailingZeros();
+    BigDecimal shortest = ShortestDecimal.of(Math.abs(d));
     String digits = shortest.unscaledValue().abs().toString();
     int exponent = digits.length() - 1 - shortest.scale(); // decimal exponent of the first digit
     String sign = d < 0 ? "-" : "";

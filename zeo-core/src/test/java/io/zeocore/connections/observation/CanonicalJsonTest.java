@@ -43,6 +43,10 @@ class CanonicalJsonTest {
     assertThat(CanonicalJson.pythonFloat(-0.0)).isEqualTo("-0.0");
     assertThat(CanonicalJson.pythonFloat(1e22)).isEqualTo("1e+22");
     assertThat(CanonicalJson.pythonFloat(1234567890123456.0)).isEqualTo("1234567890123456.0");
+    // Python's shortest digits, where Java 17's Double.toString writes more (2.82879384806159008E17, 4.9E-324)
+    assertThat(CanonicalJson.pythonFloat(2.82879384806159E17)).isEqualTo("2.82879384806159e+17");
+    assertThat(CanonicalJson.pythonFloat(-2.681447534367114e18)).isEqualTo("-2.681447534367114e+18");
+    assertThat(CanonicalJson.pythonFloat(Double.MIN_VALUE)).isEqualTo("5e-324");
     assertThat(new String(CanonicalJson.bytes(List.of(new BigDecimal("2.50"), 7L)), StandardCharsets.US_ASCII))
         .isEqualTo("[2.5,7]");
   }
