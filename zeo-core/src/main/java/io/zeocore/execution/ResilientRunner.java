@@ -1,5 +1,6 @@
 package io.zeocore.execution;
 
+import io.zeocore.internal.NumberedDaemonThreads;
 import io.zeocore.internal.SaturatingDurations;
 import java.lang.reflect.Method;
 import java.time.Duration;
@@ -20,7 +21,6 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 import org.jspecify.annotations.Nullable;
 
@@ -415,13 +415,8 @@ public final class ResilientRunner {
         return (ExecutorService) virtual.invoke(null);
       } catch (ReflectiveOperationException | RuntimeException beforeJava21) {
         int threads = Math.max(16, 4 * Runtime.getRuntime().availableProcessors());
-        AtomicInteger count = new AtomicInteger();
         ThreadPoolExecutor pool = new ThreadPoolExecutor(threads, threads, 30, TimeUnit.SECONDS,
-            new LinkedBlockingQueue<>(), task -> {
-              Thread thread = new Thread(task, "zeocore-deadline-worker-" + count.incrementAndGet());
-              thread.setDaemon(true);
-              return thread;
-            });
+            new LinkedBlockingQueue<>(), new NumberedDaemonThreads("zeocore-deadline-worker-"));
         pool.allowCoreThreadTimeOut(true);
         return pool;
       }
@@ -434,12 +429,8 @@ public final class ResilientRunner {
     static final ScheduledExecutorService INSTANCE = create();
 
     private static ScheduledExecutorService create() {
-      AtomicInteger count = new AtomicInteger();
-      ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, task -> {
-        Thread thread = new Thread(task, "zeocore-runner-scheduler-" + count.incrementAndGet());
-        thread.setDaemon(true);
-        return thread;
-      });
+      ScheduledThreadPoolExecutor executor =
+          new ScheduledThreadPoolExecutor(1, new NumberedDaemonThreads("zeocore-runner-scheduler-"));
       executor.setRemoveOnCancelPolicy(true);
       return executor;
     }

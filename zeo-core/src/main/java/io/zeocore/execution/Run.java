@@ -148,8 +148,7 @@ final class Run<T, X extends ExecutionTarget<T>> {
       try {
         listener.attemptStarted(policy, context);
       } catch (RuntimeException listenerFailure) {
-        log.warn("AttemptListener {} threw {}; the run continues", listener.getClass().getName(),
-            listenerFailure.getClass().getName());
+        listenerThrew(listener, listenerFailure, "; the run continues");
       }
     }
     return new Proceed<>(context, started);
@@ -175,8 +174,7 @@ final class Run<T, X extends ExecutionTarget<T>> {
       try {
         scopes[i] = listener.targetScope(policy, context);
       } catch (RuntimeException listenerFailure) {
-        log.warn("AttemptListener {} threw {} opening its scope; the call happens without it",
-            listener.getClass().getName(), listenerFailure.getClass().getName());
+        listenerThrew(listener, listenerFailure, " opening its scope; the call happens without it");
       }
     }
     try {
@@ -187,8 +185,7 @@ final class Run<T, X extends ExecutionTarget<T>> {
           try {
             scopes[i].close();
           } catch (RuntimeException listenerFailure) {
-            log.warn("AttemptListener {} threw {} closing its scope; the run continues",
-                listeners.get(i).getClass().getName(), listenerFailure.getClass().getName());
+            listenerThrew(listeners.get(i), listenerFailure, " closing its scope; the run continues");
           }
         }
       }
@@ -273,8 +270,7 @@ final class Run<T, X extends ExecutionTarget<T>> {
       try {
         listener.attemptFinished(policy, record);
       } catch (RuntimeException listenerFailure) {
-        log.warn("AttemptListener {} threw {}; the run continues", listener.getClass().getName(),
-            listenerFailure.getClass().getName());
+        listenerThrew(listener, listenerFailure, "; the run continues");
       }
     }
   }
@@ -284,11 +280,19 @@ final class Run<T, X extends ExecutionTarget<T>> {
       try {
         listener.runFinished(policy, result);
       } catch (RuntimeException listenerFailure) {
-        log.warn("AttemptListener {} threw {}; the result stands", listener.getClass().getName(),
-            listenerFailure.getClass().getName());
+        listenerThrew(listener, listenerFailure, "; the result stands");
       }
     }
     return result;
+  }
+
+  /**
+   * Logs, at WARN, that {@code listener} threw {@code failure} and what happens instead ({@code consequence}, appended
+   * to the line as it is). Only the two class names are logged, never the exception's text, which may carry data of
+   * the call. The caller has already swallowed the failure; a listener never changes a run's course.
+   */
+  private static void listenerThrew(AttemptListener listener, RuntimeException failure, String consequence) {
+    log.warn("AttemptListener {} threw {}{}", listener.getClass().getName(), failure.getClass().getName(), consequence);
   }
 
   /** The elapsed time now, for results ended by a cancelled backoff. */

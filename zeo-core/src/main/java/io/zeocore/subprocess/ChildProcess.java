@@ -1,6 +1,7 @@
 package io.zeocore.subprocess;
 
 import io.zeocore.execution.CancellationToken;
+import io.zeocore.internal.NumberedDaemonThreads;
 import io.zeocore.internal.SaturatingDurations;
 import io.zeocore.subprocess.ProcessContainment.Signal;
 import java.io.FileInputStream;
@@ -24,7 +25,6 @@ import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
@@ -68,18 +68,12 @@ final class ChildProcess {
   private static final int INITIAL_BUFFER_BYTES = 8192;
   private static final int STDIN_SLICE_BYTES = 64 * 1024;
 
-  private static final AtomicInteger IO_THREAD_NUMBER = new AtomicInteger();
-
   /**
    * Pool threads for stdout readers and stdin writers. Two stay parked once started, so that a sequential caller's
    * reader is a hand-off rather than a thread start; more are started on demand and end after 30 s idle.
    */
   private static final ExecutorService IO_THREADS = new ThreadPoolExecutor(2, Integer.MAX_VALUE, 30,
-      TimeUnit.SECONDS, new SynchronousQueue<>(), task -> {
-        Thread thread = new Thread(task, "zeocore-subprocess-io-" + IO_THREAD_NUMBER.incrementAndGet());
-        thread.setDaemon(true);
-        return thread;
-      });
+      TimeUnit.SECONDS, new SynchronousQueue<>(), new NumberedDaemonThreads("zeocore-subprocess-io-"));
 
   private final Process process;
   private final ProcessHandle handle;

@@ -97,7 +97,6 @@ abstract class Ed25519Engine {
       throw new IllegalArgumentException("Ed25519 public key must be 32 bytes");
     }
     BigInteger y = yOf(rawKey, 0);
-    boolean xOdd = (rawKey[KEY_LENGTH - 1] & 0x80) != 0;
     if (y.compareTo(P) >= 0) {
       throw new IllegalArgumentException("Ed25519 public key is not canonical");
     }
@@ -118,7 +117,7 @@ abstract class Ed25519Engine {
         throw new IllegalArgumentException("Ed25519 public key is not a point of the curve");
       }
     }
-    if (x.signum() == 0 && xOdd) {
+    if (x.signum() == 0 && xOdd(rawKey)) {
       throw new IllegalArgumentException("Ed25519 public key is not canonical");
     }
   }
@@ -133,10 +132,15 @@ abstract class Ed25519Engine {
   }
 
   /** The {@code y} of a 32-byte point encoding at {@code offset}: little-endian with the top (sign) bit cleared. */
-  private static BigInteger yOf(byte[] bytes, int offset) {
+  static BigInteger yOf(byte[] bytes, int offset) {
     byte[] copy = Arrays.copyOfRange(bytes, offset, offset + KEY_LENGTH);
     copy[KEY_LENGTH - 1] &= 0x7f;
     return littleEndian(copy);
+  }
+
+  /** The sign of {@code x} in a 32-byte public key encoding: the top bit of its last byte. */
+  static boolean xOdd(byte[] rawKey) {
+    return (rawKey[KEY_LENGTH - 1] & 0x80) != 0;
   }
 
   private static BigInteger littleEndian(byte[] bytes) {

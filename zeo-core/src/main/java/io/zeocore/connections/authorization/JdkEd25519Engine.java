@@ -1,6 +1,5 @@
 package io.zeocore.connections.authorization;
 
-import java.math.BigInteger;
 import java.security.GeneralSecurityException;
 import java.security.KeyFactory;
 import java.security.PublicKey;
@@ -25,14 +24,8 @@ final class JdkEd25519Engine extends Ed25519Engine {
   PreparedKey prepareChecked(byte[] rawKey) {
     PublicKey key;
     try {
-      byte[] big = new byte[KEY_LENGTH];
-      for (int i = 0; i < KEY_LENGTH; i++) {
-        big[i] = rawKey[KEY_LENGTH - 1 - i];
-      }
-      boolean xOdd = (big[0] & 0x80) != 0;
-      big[0] &= 0x7f;
       key = KeyFactory.getInstance("Ed25519").generatePublic(
-          new EdECPublicKeySpec(NamedParameterSpec.ED25519, new EdECPoint(xOdd, new BigInteger(1, big))));
+          new EdECPublicKeySpec(NamedParameterSpec.ED25519, new EdECPoint(xOdd(rawKey), yOf(rawKey, 0))));
     } catch (GeneralSecurityException | RuntimeException e) {
       throw new IllegalArgumentException("Ed25519 public key is not a point of the curve");
     }
