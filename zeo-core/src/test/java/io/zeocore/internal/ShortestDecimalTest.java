@@ -43,7 +43,7 @@ class ShortestDecimalTest {
   }
 
   @Test
-  void agreesWithASearchOverEveryPrecisionOnRandomDoubles() {
+  void isTheShortestAndThenTheNearestDecimalForRandomDoubles() {
     SplittableRandom random = new SplittableRandom(20261204);
     for (int i = 0; i < 20_000; i++) {
       double d = Math.abs(Double.longBitsToDouble(random.nextLong()));
@@ -51,8 +51,21 @@ class ShortestDecimalTest {
         continue;
       }
       BigDecimal shortest = ShortestDecimal.of(d);
-      assertThat(Double.parseDouble(shortest.toString())).as("reads back: %s", d).isEqualTo(d);
-      assertThat(shortest).as("%s", d).isEqualTo(searchEveryPrecision(d));
+      BigDecimal exact = new BigDecimal(d);
+      assertThat(readsBack(shortest, d)).as("reads back: %s", d).isTrue();
+      int digits = shortest.precision();
+      if (digits > 1) { // no decimal one digit shorter reads back: neither neighbour of d at that length does
+        assertThat(readsBack(exact.round(new MathContext(digits - 1, RoundingMode.FLOOR)), d)).as("%s", d).isFalse();
+        assertThat(readsBack(exact.round(new MathContext(digits - 1, RoundingMode.CEILING)), d)).as("%s", d)
+            .isFalse();
+      }
+      BigDecimal step = BigDecimal.ONE.movePointLeft(shortest.scale()); // one unit in its last place
+      for (BigDecimal other : new BigDecimal[] {shortest.subtract(step), shortest.add(step)}) {
+        if (readsBack(other, d)) { // a rival of the same length: it is not nearer to d
+          assertThat(exact.subtract(other).abs()).as("%s", d)
+              .isGreaterThanOrEqualTo(exact.subtract(shortest).abs());
+        }
+      }
     }
   }
 
@@ -64,23 +77,7 @@ class ShortestDecimalTest {
     }
   }
 
-  /** The definition, spelled out: the first precision, from 1 up, at which a neighbour of d reads back as d. */
-  private static BigDecimal searchEveryPrecision(double d) {
-    BigDecimal exact = new BigDecimal(d);
-    for (int precision = 1; precision <= 17; precision++) {
-      BigDecimal down = exact.round(new MathContext(precision, RoundingMode.FLOOR));
-      BigDecimal up = exact.round(new MathContext(precision, RoundingMode.CEILING));
-      boolean downReads = Double.parseDouble(down.toString()) == d;
-      boolean upReads = Double.parseDouble(up.toString()) == d;
-      if (downReads && upReads && down.compareTo(up) != 0) {
-        int closer = exact.subtract(down).compareTo(up.subtract(exact));
-        return (closer < 0 ? down : closer > 0 ? up : down.unscaledValue().testBit(0) ? up : down)
-            .stripTrailingZeros();
-      }
-      if (downReads || upReads) {
-        return (downReads ? down : up).stripTrailingZeros();
-      }
-    }
-    throw new AssertionError("no 17-digit decimal reads back as " + d);
+  private static boolean readsBack(BigDecimal decimal, double d) {
+    return Double.parseDouble(decimal.toString()) == d;
   }
 }
