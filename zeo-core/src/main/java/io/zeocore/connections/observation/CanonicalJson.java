@@ -17,8 +17,8 @@ import java.util.Map;
  * {@code 1e16}, e.g. {@code 1e-05}, {@code 1e+16}; integral floats keep {@code .0}).
  *
  * <p>Accepts the shapes {@link JsonValues} admits. Fractions ({@link BigDecimal}, {@link Double}, {@link Float}) are
- * written as the double Python would have parsed. (On Java 17, {@link Double#toString} is not always the shortest
- * representation; in those rare cases the digits differ from Python's.)
+ * written as the double Python would have parsed, with Python's digits on every Java version ({@link ShortestDecimal};
+ * Java 17's {@link Double#toString} is not always the shortest representation).
  */
 final class CanonicalJson {
 
