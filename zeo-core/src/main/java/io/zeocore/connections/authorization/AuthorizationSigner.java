@@ -15,6 +15,9 @@ import java.util.Base64;
  */
 public final class AuthorizationSigner {
 
+  /** What an authorization carries as its signature until it is signed; never verified. */
+  private static final String UNSIGNED = "unsigned";
+
   private final String issuer;
   private final PrivateKey privateKey;
 
@@ -51,6 +54,19 @@ public final class AuthorizationSigner {
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException("Ed25519 signing failed");
     }
+  }
+
+  /**
+   * The signed authorization {@code authorization} describes: as {@link #sign(EffectAuthorization)}, without a
+   * placeholder signature to write. The builder's signature is set to a placeholder before it builds, replacing any.
+   *
+   * @throws IllegalArgumentException if a field is missing or breaks a rule, or the builder names another issuer
+   */
+  public EffectAuthorization sign(EffectAuthorization.Builder authorization) {
+    if (authorization == null) {
+      throw new IllegalArgumentException("authorization is required");
+    }
+    return sign(authorization.signature(UNSIGNED).build());
   }
 
   /** The issuer this signer signs for. */

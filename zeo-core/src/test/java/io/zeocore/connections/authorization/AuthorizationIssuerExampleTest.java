@@ -1,6 +1,7 @@
 package io.zeocore.connections.authorization;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.zeocore.connections.contract.AuthorizationId;
 import io.zeocore.connections.contract.AuthorizationVerdict;
@@ -41,11 +42,17 @@ class AuthorizationIssuerExampleTest {
 
     // Per effect: authorize exactly this body, once, for five minutes.
     Instant now = Instant.now();
-    EffectAuthorization authorization = signer.sign(new EffectAuthorization(
-        new AuthorizationId("auth-" + UUID.randomUUID()), organization, "seat-7", "binding-1", "packet-42", "attempt-1",
-        connection, revision, operation, Digests.requestDigest(body), new IdempotencyKey("refund-" + refundId),
-        List.of("approval-" + approvalId), now, now.plus(Duration.ofMinutes(5)), UUID.randomUUID().toString(),
-        "zeocore", "payments-authority", "unsigned"));
+    EffectAuthorization authorization = signer.sign(EffectAuthorization.builder()
+        .authorizationId(new AuthorizationId("auth-" + UUID.randomUUID()))
+        .organizationId(organization)
+        .seatId("seat-7").runtimeBindingId("binding-1").packetId("packet-42").attemptId("attempt-1")
+        .connectionId(connection).connectorRevision(revision).operationId(operation)
+        .argumentDigest(Digests.requestDigest(body))
+        .idempotencyKey(new IdempotencyKey("refund-" + refundId))
+        .approvalRef("approval-" + approvalId)
+        .issuedAt(now).expiresAt(now.plus(Duration.ofMinutes(5)))
+        .nonce(UUID.randomUUID().toString())
+        .audience("zeocore").issuer("payments-authority"));
 
     ExactAuthorizationVerifier verifier = new ExactAuthorizationVerifier(new Ed25519SignatureVerifier(
         Map.of("payments-authority", List.of(Ed25519Keys.parsePublicKeyPem(trustRootPem)))), "zeocore",
@@ -54,5 +61,31 @@ class AuthorizationIssuerExampleTest {
         Digests.requestDigest(body), now.plusSeconds(1), (org, nonce) -> false);
 
     assertThat(verdict.authorized()).isTrue();
+  }
+
+  @Test
+  void aBuilderSignsToTheSameAuthorizationAsTheRecordWithAPlaceholderSignature() {
+    AuthorizationSigner signer = new AuthorizationSigner("payments-authority", Ed25519Keys.generate().getPrivate());
+    Instant now = Instant.parse("2026-12-04T10:15:30.123456Z");
+    EffectAuthorization.Builder builder = EffectAuthorization.builder()
+        .authorizationId(new AuthorizationId("auth-1")).organizationId(organization)
+        .seatId("seat-7").runtimeBindingId("binding-1").packetId("packet-42").attemptId("attempt-1")
+        .connectionId(connection).connectorRevision(revision).operationId(operation)
+        .argumentDigest(Digests.requestDigest(body)).idempotencyKey(new IdempotencyKey("refund-1"))
+        .approvalRef("approval-1").approvalRef("approval-2")
+        .issuedAt(now).expiresAt(now.plusSeconds(300)).nonce("nonce-1")
+        .audience("zeocore").issuer("payments-authority").signature("anything: replaced");
+
+    EffectAuthorization positional = new EffectAuthorization(new AuthorizationId("auth-1"), organization, "seat-7",
+        "binding-1", "packet-42", "attempt-1", connection, revision, operation, Digests.requestDigest(body),
+        new IdempotencyKey("refund-1"), List.of("approval-1", "approval-2"), now, now.plusSeconds(300), "nonce-1",
+        "zeocore", "payments-authority", "unsigned");
+
+    assertThat(signer.sign(builder)).isEqualTo(signer.sign(positional)); // Ed25519 signatures are deterministic
+    assertThatThrownBy(() -> signer.sign(builder.issuer("another-authority")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("authorization names another issuer than this signer's");
+    assertThatThrownBy(() -> signer.sign((EffectAuthorization.Builder) null))
+        .isInstanceOf(IllegalArgumentException.class).hasMessage("authorization is required");
   }
 }

@@ -1,9 +1,15 @@
 package io.zeocore.connections.contract;
 
+import static io.zeocore.connections.contract.ContractFixtures.AUTHORIZATION;
+import static io.zeocore.connections.contract.ContractFixtures.BODY;
+import static io.zeocore.connections.contract.ContractFixtures.CONNECTION;
 import static io.zeocore.connections.contract.ContractFixtures.CONNECTOR;
 import static io.zeocore.connections.contract.ContractFixtures.CREATE_REFUND;
+import static io.zeocore.connections.contract.ContractFixtures.KEY;
 import static io.zeocore.connections.contract.ContractFixtures.LIST_FILES;
+import static io.zeocore.connections.contract.ContractFixtures.ORG;
 import static io.zeocore.connections.contract.ContractFixtures.REVISION;
+import static io.zeocore.connections.contract.ContractFixtures.T;
 import static io.zeocore.connections.contract.ContractFixtures.closedSchema;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -47,6 +53,41 @@ class ContractBuildersTest {
         .build();
 
     assertThat(built).isEqualTo(ContractFixtures.revision());
+  }
+
+  @Test
+  void effectAuthorizationBuilderBuildsTheSameAuthorizationAsTheConstructor() {
+    EffectAuthorization.Builder builder = EffectAuthorization.builder()
+        .authorizationId(AUTHORIZATION).organizationId(ORG)
+        .seatId("seat-1").runtimeBindingId("binding-1").packetId("packet-1").attemptId("attempt-1")
+        .connectionId(CONNECTION).connectorRevision(REVISION).operationId(CREATE_REFUND)
+        .argumentDigest(Digests.requestDigest(BODY)).idempotencyKey(KEY).approvalRef("approval-1")
+        .issuedAt(T).expiresAt(T.plusSeconds(300)).nonce("nonce-1")
+        .audience("zeocore").issuer("zeo-go").signature("c2lnbmF0dXJl");
+
+    assertThat(builder.build()).isEqualTo(ContractFixtures.authorization());
+    assertThat(builder.build()).isNotSameAs(builder.build()).isEqualTo(builder.build()); // reusable
+    assertThat(builder.approvalRef("approval-2").build().approvalRefs()).containsExactly("approval-1", "approval-2");
+    assertThat(EffectAuthorization.builder().authorizationId(AUTHORIZATION).organizationId(ORG)
+        .seatId("seat-1").runtimeBindingId("binding-1").packetId("packet-1").attemptId("attempt-1")
+        .connectionId(CONNECTION).connectorRevision(REVISION).operationId(CREATE_REFUND)
+        .argumentDigest(Digests.requestDigest(BODY)).idempotencyKey(KEY)
+        .issuedAt(T).expiresAt(T.plusSeconds(300)).nonce("nonce-1")
+        .audience("zeocore").issuer("zeo-go").signature("c2lnbmF0dXJl").build().approvalRefs())
+        .as("approval references start empty").isEmpty();
+  }
+
+  @Test
+  void effectAuthorizationBuilderAppliesTheRecordsRules() {
+    assertThatThrownBy(() -> EffectAuthorization.builder().authorizationId(AUTHORIZATION).build())
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("organization_id");
+    EffectAuthorization.Builder backwards = EffectAuthorization.builder().authorizationId(AUTHORIZATION)
+        .organizationId(ORG).seatId("s").runtimeBindingId("b").packetId("p").attemptId("a")
+        .connectionId(CONNECTION).connectorRevision(REVISION).operationId(CREATE_REFUND)
+        .argumentDigest(Digests.requestDigest(BODY)).idempotencyKey(KEY)
+        .issuedAt(T).expiresAt(T).nonce("n").audience("zeocore").issuer("zeo-go").signature("sig");
+    assertThatThrownBy(backwards::build).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("expires_at must be strictly after issued_at");
   }
 
   @Test
