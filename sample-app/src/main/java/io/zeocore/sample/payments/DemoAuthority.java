@@ -12,7 +12,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
 import java.util.UUID;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.stereotype.Component;
@@ -44,11 +43,17 @@ public class DemoAuthority {
   /** A fresh, signed, five-minute authorization to post {@code body} once under {@code idempotencyKey}. */
   public EffectAuthorization authorize(byte[] body, IdempotencyKey idempotencyKey) {
     Instant now = Instant.now();
-    EffectAuthorization unsigned = new EffectAuthorization(new AuthorizationId("auth-" + UUID.randomUUID()),
-        DemoLedgerConnector.ORGANIZATION, "demo-seat", "demo-binding", "demo-packet", "demo-attempt",
-        DemoLedgerConnector.CONNECTION, DemoLedgerConnector.REVISION, DemoLedgerConnector.POST_PAYMENT,
-        Digests.requestDigest(body), idempotencyKey, List.of("demo-approval"), now,
-        now.plus(Duration.ofMinutes(5)), UUID.randomUUID().toString(), audience, ISSUER, "unsigned");
-    return signer.sign(unsigned);
+    return signer.sign(EffectAuthorization.builder()
+        .authorizationId(new AuthorizationId("auth-" + UUID.randomUUID()))
+        .organizationId(DemoLedgerConnector.ORGANIZATION)
+        .seatId("demo-seat").runtimeBindingId("demo-binding").packetId("demo-packet").attemptId("demo-attempt")
+        .connectionId(DemoLedgerConnector.CONNECTION).connectorRevision(DemoLedgerConnector.REVISION)
+        .operationId(DemoLedgerConnector.POST_PAYMENT)
+        .argumentDigest(Digests.requestDigest(body))
+        .idempotencyKey(idempotencyKey)
+        .approvalRef("demo-approval")
+        .issuedAt(now).expiresAt(now.plus(Duration.ofMinutes(5)))
+        .nonce(UUID.randomUUID().toString())
+        .audience(audience).issuer(ISSUER));
   }
 }
