@@ -19,7 +19,6 @@ import io.zeocore.connections.admission.ConnectorAdmission;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import org.springframework.boot.ApplicationArguments;
 import org.springframework.boot.ApplicationRunner;
@@ -92,8 +91,13 @@ public class DemoLedgerConnector implements ApplicationRunner {
 
   static Connection connection() {
     Instant now = Instant.now();
-    return new Connection(CONNECTION, ORGANIZATION, CONNECTOR, REVISION, "demo-app", "demo-account", List.of(),
-        List.of("payments:write"), List.of(POST_PAYMENT), new SecretRef("demo-ledger-credential"),
-        ConnectionStatus.ACTIVE, ConnectionHealth.HEALTHY, now, now, null);
+    return Connection.builder()
+        .connectionId(CONNECTION).organizationId(ORGANIZATION)
+        .connector(CONNECTOR, REVISION).identity("demo-app", "demo-account")
+        .grantedProviderScope("payments:write").exposedBusinessOperation(POST_PAYMENT)
+        .secretHandle(new SecretRef("demo-ledger-credential"))
+        .status(ConnectionStatus.ACTIVE).health(ConnectionHealth.HEALTHY)
+        .createdAt(now).lastVerifiedAt(now)
+        .build();
   }
 }

@@ -78,6 +78,33 @@ class ContractBuildersTest {
   }
 
   @Test
+  void connectionBuilderBuildsTheSameConnectionAsTheConstructor() {
+    Connection.Builder builder = Connection.builder().connectionId(CONNECTION).organizationId(ORG)
+        .connector(CONNECTOR, REVISION).identity("default-app", "acct_123")
+        .selectedBusinessResource("folder-a").grantedProviderScope("refunds:write")
+        .exposedBusinessOperation(CREATE_REFUND).exposedBusinessOperation(LIST_FILES)
+        .secretHandle(new SecretRef(ContractFixtures.SECRET_HANDLE))
+        .status(ConnectionStatus.ACTIVE).health(ConnectionHealth.HEALTHY)
+        .createdAt(T).lastVerifiedAt(T.plusSeconds(60));
+
+    assertThat(builder.build()).isEqualTo(ContractFixtures.connection());
+    Connection plain = Connection.builder().connectionId(CONNECTION).organizationId(ORG)
+        .connector(CONNECTOR, REVISION).identity("default-app", "acct_123")
+        .secretHandle(new SecretRef(ContractFixtures.SECRET_HANDLE)).status(ConnectionStatus.ACTIVE).createdAt(T)
+        .build();
+    assertThat(plain.selectedBusinessResources()).isEmpty();
+    assertThat(plain.exposedBusinessOperations()).isEmpty();
+    assertThat(plain.health()).isEqualTo(ConnectionHealth.UNKNOWN);
+    assertThat(plain.lastVerifiedAt()).isNull();
+    assertThatThrownBy(() -> builder.status(ConnectionStatus.REVOKED).build())
+        .isInstanceOf(IllegalArgumentException.class).hasMessage("REVOKED connection must carry revoked_at");
+    assertThat(builder.revokedAt(T.plusSeconds(90)).build().status()).isEqualTo(ConnectionStatus.REVOKED);
+    assertThatThrownBy(() -> builder.exposedBusinessOperation(CREATE_REFUND).build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("duplicate operation_id in exposed_business_operations");
+  }
+
+  @Test
   void effectAuthorizationBuilderAppliesTheRecordsRules() {
     assertThatThrownBy(() -> EffectAuthorization.builder().authorizationId(AUTHORIZATION).build())
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("organization_id");
