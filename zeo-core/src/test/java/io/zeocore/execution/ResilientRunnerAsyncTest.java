@@ -45,6 +45,14 @@ class ResilientRunnerAsyncTest {
     return AsyncExecutionTarget.of(id, String.class, context -> CompletableFuture.completedFuture(value));
   }
 
+  /** A target that completes with "x" and counts its calls in {@code calls}. */
+  private static AsyncExecutionTarget<String> counting(String id, AtomicInteger calls) {
+    return AsyncExecutionTarget.of(id, String.class, context -> {
+      calls.incrementAndGet();
+      return CompletableFuture.completedFuture("x");
+    });
+  }
+
   private static AsyncExecutionTarget<String> failed(String id, Throwable error) {
     return AsyncExecutionTarget.of(id, String.class, context -> CompletableFuture.failedFuture(error));
   }
@@ -143,10 +151,7 @@ class ResilientRunnerAsyncTest {
     SettableCancellationToken token = new SettableCancellationToken();
     token.cancel();
     AtomicInteger calls = new AtomicInteger();
-    AsyncExecutionTarget<String> a = AsyncExecutionTarget.of("a", String.class, context -> {
-      calls.incrementAndGet();
-      return CompletableFuture.completedFuture("x");
-    });
+    AsyncExecutionTarget<String> a = counting("a", calls);
     ResilientExecutionResult<String> result = await(runner.runAsync(policy("a").build(), targets(a), token));
     assertThat(result.outcome()).isEqualTo(ExecutionOutcome.CANCELLED);
     assertThat(calls).hasValue(0);
@@ -164,10 +169,7 @@ class ResilientRunnerAsyncTest {
   @Test
   void refusesEffectfulPolicyBeforeAnyCall() throws Exception {
     AtomicInteger calls = new AtomicInteger();
-    AsyncExecutionTarget<String> a = AsyncExecutionTarget.of("a", String.class, context -> {
-      calls.incrementAndGet();
-      return CompletableFuture.completedFuture("x");
-    });
+    AsyncExecutionTarget<String> a = counting("a", calls);
     ResilientExecutionResult<String> result = await(runner.runAsync(
         policy("a").operationMode(OperationMode.EFFECTFUL).build(), targets(a)));
     assertThat(result.outcome()).isEqualTo(ExecutionOutcome.REFUSED);
@@ -220,10 +222,7 @@ class ResilientRunnerAsyncTest {
   @Test
   void preflightFailureMakesZeroCalls() throws Exception {
     AtomicInteger calls = new AtomicInteger();
-    AsyncExecutionTarget<String> a = AsyncExecutionTarget.of("a", String.class, context -> {
-      calls.incrementAndGet();
-      return CompletableFuture.completedFuture("x");
-    }).withPreflightFailure(FailureKind.VALIDATION);
+    AsyncExecutionTarget<String> a = counting("a", calls).withPreflightFailure(FailureKind.VALIDATION);
     ResilientExecutionResult<String> result = await(runner.runAsync(policy("a").build(), targets(a)));
     assertThat(result.outcome()).isEqualTo(ExecutionOutcome.REFUSED);
     assertThat(result.failureKind()).isEqualTo(FailureKind.VALIDATION);

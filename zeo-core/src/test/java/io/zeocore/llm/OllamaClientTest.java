@@ -1,5 +1,6 @@
 package io.zeocore.llm;
 
+import static io.zeocore.llm.LlmCallFailures.chatOnceFailure;
 import static io.zeocore.llm.LoopbackServer.ollamaReply;
 import static io.zeocore.llm.LoopbackServer.status;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -122,8 +123,7 @@ class OllamaClientTest {
   void a200WithoutUsableContentIsMalformed(String body) {
     server.replies(status(200, body));
 
-    LlmCallException failure = catchThrowableOfType(LlmCallException.class,
-        () -> client().chatOnce(MESSAGES, LlmOptions.defaults(), CALL_TIMEOUT));
+    LlmCallException failure = chatOnceFailure(client(), MESSAGES, CALL_TIMEOUT);
 
     assertThat(failure.reason()).isEqualTo(LlmCallException.Reason.MALFORMED_RESPONSE);
     assertThat(failure.requestSent()).isTrue();
@@ -136,8 +136,7 @@ class OllamaClientTest {
     server.replies(ollamaReply("x".repeat(4096)));
     OllamaClient client = OllamaClient.builder().baseUrl(server.baseUrl()).maxResponseBytes(1024).build();
 
-    LlmCallException failure = catchThrowableOfType(LlmCallException.class,
-        () -> client.chatOnce(MESSAGES, LlmOptions.defaults(), CALL_TIMEOUT));
+    LlmCallException failure = chatOnceFailure(client, MESSAGES, CALL_TIMEOUT);
 
     assertThat(failure.reason()).isEqualTo(LlmCallException.Reason.MALFORMED_RESPONSE);
     assertThat(failure.getMessage()).contains("1024 bytes");
@@ -153,8 +152,7 @@ class OllamaClientTest {
         }))
         .build();
 
-    LlmCallException failure = catchThrowableOfType(LlmCallException.class,
-        () -> client.chatOnce(MESSAGES, LlmOptions.defaults(), CALL_TIMEOUT));
+    LlmCallException failure = chatOnceFailure(client, MESSAGES, CALL_TIMEOUT);
 
     assertThat(failure.status()).hasValue(503);
     assertThat(server.requests()).hasSize(1);
@@ -229,8 +227,7 @@ class OllamaClientTest {
     String canary = "CANARY-ollama-body-5b1e";
     server.replies(status(429, "{\"error\":\"" + canary + "\"}", Map.of("Retry-After", "7")));
 
-    LlmCallException failure = catchThrowableOfType(LlmCallException.class,
-        () -> client().chatOnce(MESSAGES, LlmOptions.defaults(), CALL_TIMEOUT));
+    LlmCallException failure = chatOnceFailure(client(), MESSAGES, CALL_TIMEOUT);
 
     assertThat(failure.reason()).isEqualTo(LlmCallException.Reason.HTTP_STATUS);
     assertThat(failure.status()).hasValue(429);

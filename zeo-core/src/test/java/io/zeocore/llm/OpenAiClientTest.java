@@ -1,5 +1,6 @@
 package io.zeocore.llm;
 
+import static io.zeocore.llm.LlmCallFailures.chatOnceFailure;
 import static io.zeocore.llm.LoopbackServer.openAiReply;
 import static io.zeocore.llm.LoopbackServer.status;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -90,8 +91,7 @@ class OpenAiClientTest {
         .apiKey(key.isEmpty() ? null : key)
         .build();
 
-    LlmCallException failure = catchThrowableOfType(LlmCallException.class,
-        () -> client.chatOnce(MESSAGES, LlmOptions.defaults(), CALL_TIMEOUT));
+    LlmCallException failure = chatOnceFailure(client, MESSAGES, CALL_TIMEOUT);
 
     assertThat(client.hasApiKey()).isFalse();
     assertThat(failure.reason()).isEqualTo(LlmCallException.Reason.CONFIGURATION);
@@ -148,8 +148,7 @@ class OpenAiClientTest {
   void a200WithoutFirstChoiceContentIsMalformed(String body) {
     server.replies(status(200, body));
 
-    LlmCallException failure = catchThrowableOfType(LlmCallException.class,
-        () -> client("gpt-4o").chatOnce(MESSAGES, LlmOptions.defaults(), CALL_TIMEOUT));
+    LlmCallException failure = chatOnceFailure(client("gpt-4o"), MESSAGES, CALL_TIMEOUT);
 
     assertThat(failure.reason()).isEqualTo(LlmCallException.Reason.MALFORMED_RESPONSE);
   }
@@ -159,8 +158,7 @@ class OpenAiClientTest {
     String date = DateTimeFormatter.RFC_1123_DATE_TIME.format(ZonedDateTime.now(ZoneOffset.UTC).plusSeconds(120));
     server.replies(status(503, "{}", Map.of("Retry-After", date)));
 
-    LlmCallException failure = catchThrowableOfType(LlmCallException.class,
-        () -> client("gpt-4o").chatOnce(MESSAGES, LlmOptions.defaults(), CALL_TIMEOUT));
+    LlmCallException failure = chatOnceFailure(client("gpt-4o"), MESSAGES, CALL_TIMEOUT);
 
     assertThat(failure.retryAfter()).hasValueSatisfying(delay ->
         assertThat(delay).isBetween(Duration.ofSeconds(100), Duration.ofSeconds(120)));
@@ -182,8 +180,7 @@ class OpenAiClientTest {
     OpenAiClient client = OpenAiClient.builder().baseUrl(URI.create(server.baseUrl() + "/v1")).apiKey(API_KEY)
         .httpClient(LlmClientBuilder.defaultHttpClientBuilder(CALL_TIMEOUT).build()).build();
 
-    LlmCallException failure = catchThrowableOfType(LlmCallException.class,
-        () -> client.chatOnce(MESSAGES, LlmOptions.defaults(), CALL_TIMEOUT));
+    LlmCallException failure = chatOnceFailure(client, MESSAGES, CALL_TIMEOUT);
 
     assertThat(failure.reason()).isEqualTo(LlmCallException.Reason.HTTP_STATUS);
     assertThat(server.requests()).hasSize(1);
@@ -205,7 +202,6 @@ class OpenAiClientTest {
   }
 
   private static Optional<Duration> retryAfterOf(OpenAiClient client) {
-    return catchThrowableOfType(LlmCallException.class,
-        () -> client.chatOnce(MESSAGES, LlmOptions.defaults(), CALL_TIMEOUT)).retryAfter();
+    return chatOnceFailure(client, MESSAGES, CALL_TIMEOUT).retryAfter();
   }
 }

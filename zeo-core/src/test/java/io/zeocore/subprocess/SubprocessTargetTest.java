@@ -74,6 +74,12 @@ class SubprocessTargetTest {
     return catchThrowableOfType(AttemptError.class, () -> target.invocation().invoke(context));
   }
 
+  /** A target named {@code name} that runs a shell script of that name with {@code body}; its stdout is the text. */
+  private SyncExecutionTarget<String> scriptTarget(String name, String body) {
+    return subprocessTarget(name, SubprocessInvocation.of(shellScript(dir, name, body).toString()), String.class,
+        AS_TEXT);
+  }
+
   private static void assertCarriesNoChildText(Throwable error) {
     for (Throwable t = error; t != null; t = t.getCause()) {
       assertThat(String.valueOf(t.getMessage())).doesNotContain(CANARY);
@@ -407,7 +413,7 @@ class SubprocessTargetTest {
         publish(dir, "escapee", "$!"),
         publish(dir, "leader", "$$"),
         "wait");
-    Path script = shellScript(dir, "tree", body);
+    SyncExecutionTarget<String> target = scriptTarget("tree", body);
     AtomicLong escapeeGroup = new AtomicLong();
     // never cancels: only observes, while the tree runs, that the escapee really left the child's group
     CancellationToken observer = () -> {
@@ -419,8 +425,6 @@ class SubprocessTargetTest {
       }
       return false;
     };
-    SyncExecutionTarget<String> target = subprocessTarget("tree", SubprocessInvocation.of(script.toString()),
-        String.class, AS_TEXT);
 
     AttemptError error = failureOf(target, context(Duration.ofSeconds(2), observer));
 
@@ -483,9 +487,7 @@ class SubprocessTargetTest {
         publish(dir, "grandchild", "$!"),
         "echo partial",
         "exit 0");
-    Path script = shellScript(dir, "leaves-grandchild", body);
-    SyncExecutionTarget<String> target = subprocessTarget("leaves-grandchild",
-        SubprocessInvocation.of(script.toString()), String.class, AS_TEXT);
+    SyncExecutionTarget<String> target = scriptTarget("leaves-grandchild", body);
 
     AttemptError error = failureOf(target, context(Duration.ofSeconds(1)));
 
@@ -500,9 +502,7 @@ class SubprocessTargetTest {
         publish(dir, "background", "$!"),
         "echo done",
         "exit 0");
-    Path script = shellScript(dir, "leaves-background-job", body);
-    SyncExecutionTarget<String> target = subprocessTarget("leaves-background-job",
-        SubprocessInvocation.of(script.toString()), String.class, AS_TEXT);
+    SyncExecutionTarget<String> target = scriptTarget("leaves-background-job", body);
 
     assertThat(invoke(target, context(Duration.ofSeconds(10)))).isEqualTo("done\n");
     assertThat(running(readPid(dir.resolve("background")))).isFalse();
@@ -511,9 +511,7 @@ class SubprocessTargetTest {
   @Test
   void cancellationMidRunStopsTheChild() {
     Path leaderFile = dir.resolve("leader");
-    Path script = shellScript(dir, "long", publish(dir, "leader", "$$") + "\n/bin/sleep 60");
-    SyncExecutionTarget<String> target = subprocessTarget("long", SubprocessInvocation.of(script.toString()),
-        String.class, AS_TEXT);
+    SyncExecutionTarget<String> target = scriptTarget("long", publish(dir, "leader", "$$") + "\n/bin/sleep 60");
 
     AttemptError error = failureOf(target, context(Duration.ofSeconds(30), () -> Files.exists(leaderFile)));
 
@@ -525,9 +523,7 @@ class SubprocessTargetTest {
   @Test
   void interruptingTheAttemptThreadStopsTheChildAndReportsTheInterrupt() throws Exception {
     Path leaderFile = dir.resolve("leader");
-    Path script = shellScript(dir, "long", publish(dir, "leader", "$$") + "\n/bin/sleep 60");
-    SyncExecutionTarget<String> target = subprocessTarget("long", SubprocessInvocation.of(script.toString()),
-        String.class, AS_TEXT);
+    SyncExecutionTarget<String> target = scriptTarget("long", publish(dir, "leader", "$$") + "\n/bin/sleep 60");
     CompletableFuture<Throwable> thrown = new CompletableFuture<>();
     Thread attempt = new Thread(() -> {
       try {

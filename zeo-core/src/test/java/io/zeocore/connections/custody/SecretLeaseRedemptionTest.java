@@ -22,7 +22,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * {@link SecretStore#redeem}, the public one-shot custody window for dispatchers ZeoCore did not write, on both
- * backends: the PKCS#12 keystore on disk and the in-memory store.
+ * backends: the PKCS#12 keystore on disk and the in-memory store. Every test starts by storing {@link #SECRET} for
+ * {@code ORG} ({@link #storeTheSecret}).
  */
 class SecretLeaseRedemptionTest {
 
@@ -31,9 +32,22 @@ class SecretLeaseRedemptionTest {
 
   @TempDir Path dir;
   final MutableClock clock = new MutableClock(T);
+  SecretStore store;
+  SecretRef ref;
 
   SecretStore store(Backend backend) {
     return backend.factory.apply(dir, clock);
+  }
+
+  /** Opens {@link #store} on {@code backend} and stores {@link #SECRET} for {@code ORG} under {@link #ref}. */
+  void storeTheSecret(Backend backend) {
+    store = store(backend);
+    ref = store.put(ORG, utf8(SECRET));
+  }
+
+  /** A fresh lease on the stored secret. */
+  SecretLease lease() {
+    return store.resolve(ref, ORG);
   }
 
   static CustodyException custodyFailure(Runnable action) {
@@ -48,9 +62,8 @@ class SecretLeaseRedemptionTest {
   @ParameterizedTest
   @EnumSource(Backend.class)
   void secondRedemptionOfALeaseIsUnknown(Backend backend) {
-    SecretStore store = store(backend);
-    SecretRef ref = store.put(ORG, utf8(SECRET));
-    SecretLease lease = store.resolve(ref, ORG);
+    storeTheSecret(backend);
+    SecretLease lease = lease();
     AtomicInteger calls = new AtomicInteger();
 
     String seen = store.redeem(lease, ORG, material -> {
@@ -69,9 +82,8 @@ class SecretLeaseRedemptionTest {
   @ParameterizedTest
   @EnumSource(Backend.class)
   void aLeaseIsSpentEvenWhenTheCallbackThrows(Backend backend) {
-    SecretStore store = store(backend);
-    SecretRef ref = store.put(ORG, utf8(SECRET));
-    SecretLease lease = store.resolve(ref, ORG);
+    storeTheSecret(backend);
+    SecretLease lease = lease();
 
     CustodyException failed = custodyFailure(() -> store.redeem(lease, ORG, material -> {
       throw new IllegalStateException(PROVIDER_TEXT + " " + new String(material.chars()));
@@ -85,8 +97,7 @@ class SecretLeaseRedemptionTest {
   @ParameterizedTest
   @EnumSource(Backend.class)
   void providerExceptionsBecomeProviderFailedWithoutCauseSuppressedOrText(Backend backend) {
-    SecretStore store = store(backend);
-    SecretRef ref = store.put(ORG, utf8(SECRET));
+    storeTheSecret(backend);
     List<Supplier<Throwable>> failures = List.of(
         () -> new IOException(PROVIDER_TEXT + " " + SECRET),
         () -> new IllegalArgumentException(PROVIDER_TEXT, new RuntimeException(SECRET)),
@@ -100,7 +111,7 @@ class SecretLeaseRedemptionTest {
 
     try (StderrCapture stderr = new StderrCapture()) {
       for (Supplier<Throwable> failure : failures) {
-        SecretLease lease = store.resolve(ref, ORG);
+        SecretLease lease = lease();
         CustodyException thrown = custodyFailure(() -> store.redeem(lease, ORG, material -> {
           Throwable t = failure.get();
           if (t instanceof Exception e) {
@@ -127,13 +138,12 @@ class SecretLeaseRedemptionTest {
   @ParameterizedTest
   @EnumSource(Backend.class)
   void materialExistsOnlyInsideTheCallbackAndIsZeroedAfter(Backend backend) {
-    SecretStore store = store(backend);
-    SecretRef ref = store.put(ORG, utf8(SECRET));
+    storeTheSecret(backend);
     for (boolean callbackThrows : new boolean[] {false, true}) {
       AtomicReference<SecretMaterial> escaped = new AtomicReference<>();
       AtomicReference<byte[]> bytes = new AtomicReference<>();
       AtomicReference<char[]> chars = new AtomicReference<>();
-      SecretLease lease = store.resolve(ref, ORG);
+      SecretLease lease = lease();
 
       Runnable redemption = () -> store.redeem(lease, ORG, material -> {
         escaped.set(material);
@@ -162,9 +172,8 @@ class SecretLeaseRedemptionTest {
   @ParameterizedTest
   @EnumSource(Backend.class)
   void aLeaseAtItsExpiryIsExpiredAndSpent(Backend backend) {
-    SecretStore store = store(backend);
-    SecretRef ref = store.put(ORG, utf8(SECRET));
-    SecretLease lease = store.resolve(ref, ORG);
+    storeTheSecret(backend);
+    SecretLease lease = lease();
     assertThat(Duration.between(lease.resolvedAt(), lease.expiresAt())).isEqualTo(SecretStore.DEFAULT_LEASE_TTL);
     AtomicInteger calls = new AtomicInteger();
 
@@ -182,9 +191,8 @@ class SecretLeaseRedemptionTest {
   @ParameterizedTest
   @EnumSource(Backend.class)
   void aLeaseJustBeforeItsExpiryIsRedeemed(Backend backend) {
-    SecretStore store = store(backend);
-    SecretRef ref = store.put(ORG, utf8(SECRET));
-    SecretLease lease = store.resolve(ref, ORG);
+    storeTheSecret(backend);
+    SecretLease lease = lease();
 
     clock.set(lease.expiresAt().minusNanos(1));
 
@@ -194,14 +202,13 @@ class SecretLeaseRedemptionTest {
   @ParameterizedTest
   @EnumSource(Backend.class)
   void rotationIsVisibleOnTheNextLease(Backend backend) {
-    SecretStore store = store(backend);
-    SecretRef ref = store.put(ORG, utf8(SECRET));
-    SecretLease before = store.resolve(ref, ORG);
+    storeTheSecret(backend);
+    SecretLease before = lease();
     assertThat(store.<Boolean>redeem(before, ORG, material -> new String(material.chars()).equals(SECRET))).isTrue();
 
-    SecretLease issuedBeforeRotation = store.resolve(ref, ORG);
+    SecretLease issuedBeforeRotation = lease();
     assertThat(store.rotate(ref, ORG, utf8("sk_live_ROTATED_2"))).isEqualTo(ref);
-    SecretLease next = store.resolve(ref, ORG);
+    SecretLease next = lease();
 
     assertThat(store.<Boolean>redeem(next, ORG, material -> new String(material.chars()).equals("sk_live_ROTATED_2")))
         .isTrue();
@@ -213,9 +220,8 @@ class SecretLeaseRedemptionTest {
   @ParameterizedTest
   @EnumSource(Backend.class)
   void redemptionIsScopedToTheLeasesOrganizationAndChecksItFirst(Backend backend) {
-    SecretStore store = store(backend);
-    SecretRef ref = store.put(ORG, utf8(SECRET));
-    SecretLease lease = store.resolve(ref, ORG);
+    storeTheSecret(backend);
+    SecretLease lease = lease();
 
     assertThat(custodyFailure(() -> store.redeem(lease, OTHER_ORG, SecretMaterial::length)).code())
         .isEqualTo(CustodyErrorCode.CUSTODY_SCOPE_MISMATCH);
@@ -223,16 +229,15 @@ class SecretLeaseRedemptionTest {
     assertThat(store.redeem(lease, ORG, SecretMaterial::length)).isEqualTo(SECRET.length());
 
     SecretStore other = store(backend == Backend.IN_MEMORY ? Backend.KEYSTORE : Backend.IN_MEMORY);
-    assertThat(custodyFailure(() -> other.redeem(store.resolve(ref, ORG), ORG, SecretMaterial::length)).code())
+    assertThat(custodyFailure(() -> other.redeem(lease(), ORG, SecretMaterial::length)).code())
         .isEqualTo(CustodyErrorCode.CUSTODY_LEASE_UNKNOWN);
   }
 
   @ParameterizedTest
   @EnumSource(Backend.class)
   void aLeaseOfADeletedSecretFindsNothing(Backend backend) {
-    SecretStore store = store(backend);
-    SecretRef ref = store.put(ORG, utf8(SECRET));
-    SecretLease lease = store.resolve(ref, ORG);
+    storeTheSecret(backend);
+    SecretLease lease = lease();
     store.delete(ref, ORG);
 
     assertThat(custodyFailure(() -> store.redeem(lease, ORG, SecretMaterial::length)).code())
@@ -242,23 +247,21 @@ class SecretLeaseRedemptionTest {
   @ParameterizedTest
   @EnumSource(Backend.class)
   void aTextResultRepeatingTheMaterialIsRefusedAndOtherResultsPassThrough(Backend backend) {
-    SecretStore store = store(backend);
-    SecretRef ref = store.put(ORG, utf8(SECRET));
+    storeTheSecret(backend);
 
-    assertThat(custodyFailure(() -> store.redeem(store.resolve(ref, ORG), ORG,
+    assertThat(custodyFailure(() -> store.redeem(lease(), ORG,
         material -> "Bearer " + new String(material.chars()))).code())
         .isEqualTo(CustodyErrorCode.CUSTODY_INVALID_RESULT);
-    assertThat(store.<Object>redeem(store.resolve(ref, ORG), ORG, material -> (Object) null)).isNull();
-    assertThat(store.<String>redeem(store.resolve(ref, ORG), ORG, material -> "200 OK")).isEqualTo("200 OK");
+    assertThat(store.<Object>redeem(lease(), ORG, material -> (Object) null)).isNull();
+    assertThat(store.<String>redeem(lease(), ORG, material -> "200 OK")).isEqualTo("200 OK");
   }
 
   @ParameterizedTest
   @EnumSource(Backend.class)
   void anInterruptedCallbackIsProviderFailedAndKeepsTheInterrupt(Backend backend) {
-    SecretStore store = store(backend);
-    SecretRef ref = store.put(ORG, utf8(SECRET));
+    storeTheSecret(backend);
     try {
-      CustodyException failed = custodyFailure(() -> store.redeem(store.resolve(ref, ORG), ORG, material -> {
+      CustodyException failed = custodyFailure(() -> store.redeem(lease(), ORG, material -> {
         throw new InterruptedException(PROVIDER_TEXT);
       }));
 
@@ -272,8 +275,8 @@ class SecretLeaseRedemptionTest {
   @ParameterizedTest
   @EnumSource(Backend.class)
   void refusesMissingArguments(Backend backend) {
-    SecretStore store = store(backend);
-    SecretLease lease = store.resolve(store.put(ORG, utf8(SECRET)), ORG);
+    storeTheSecret(backend);
+    SecretLease lease = lease();
 
     assertThatThrownBy(() -> store.redeem(null, ORG, SecretMaterial::length))
         .isInstanceOf(IllegalArgumentException.class);

@@ -1,14 +1,18 @@
 package io.zeocore.connections.store;
 
+import static io.zeocore.connections.store.RawSchemaSql.FAILED_SAFE_O1_RECEIPT;
 import static io.zeocore.connections.store.RawSchemaSql.advance;
 import static io.zeocore.connections.store.RawSchemaSql.advanceToPrepared;
 import static io.zeocore.connections.store.RawSchemaSql.assertInsertedExecutionRules;
 import static io.zeocore.connections.store.RawSchemaSql.assertRefused;
+import static io.zeocore.connections.store.RawSchemaSql.assertUpdatedExecutionRules;
+import static io.zeocore.connections.store.RawSchemaSql.confirmedObservationReceipt;
 import static io.zeocore.connections.store.RawSchemaSql.exec;
 import static io.zeocore.connections.store.RawSchemaSql.executionInsert;
 import static io.zeocore.connections.store.RawSchemaSql.insertAppendOnlyRows;
 import static io.zeocore.connections.store.RawSchemaSql.insertExecution;
 import static io.zeocore.connections.store.RawSchemaSql.interleavedToAmbiguity;
+import static io.zeocore.connections.store.RawSchemaSql.observationInsert;
 import static io.zeocore.connections.store.RawSchemaSql.receipt;
 import static io.zeocore.connections.store.RawSchemaSql.strings;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -115,12 +119,9 @@ class PostgresSchemaTest {
   void appendOnlyTablesRefuseUpdateDeleteTruncateAndOnConflictDoUpdate() throws Exception {
     try (Connection raw = raw()) {
       insertAppendOnlyRows(raw, Dialect.POSTGRESQL);
-      exec(raw, "INSERT INTO observations VALUES ('org', 'o1', 'c1', 'r1', 'op', 'a1', 'k1', 'd1', 'd2', 'CLAIMED',"
-          + " 10, NULL)");
+      exec(raw, observationInsert("o1", "k1", "CLAIMED", null));
       exec(raw, "UPDATE observations SET state = 'CONFIRMED', completed_at = 11");
-      exec(raw, "INSERT INTO observation_receipts (organization_id, observation_id, connection_id, final_state,"
-          + " request_digest, result_digest, inline_result, recorded_at) VALUES ('org', 'o1', 'c1', 'CONFIRMED',"
-          + " 'd2', 'sha256:x', '{}', 11)");
+      exec(raw, confirmedObservationReceipt("o1", "sha256:x", "{}"));
 
       record Case(String table, String words, String upsert) {}
       List<Case> cases = List.of(
@@ -144,9 +145,7 @@ class PostgresSchemaTest {
               "INSERT INTO connector_revisions VALUES ('org', 'r1', '{\"changed\":true}')"
                   + " ON CONFLICT (organization_id, revision_id) DO UPDATE SET document = excluded.document"),
           new Case("observation_receipts", "observation receipts are append-only",
-              "INSERT INTO observation_receipts (organization_id, observation_id, connection_id, final_state,"
-                  + " request_digest, result_digest, inline_result, recorded_at) VALUES ('org', 'o1', 'c1',"
-                  + " 'CONFIRMED', 'd2', 'sha256:y', '[]', 11) ON CONFLICT (organization_id, observation_id)"
+              confirmedObservationReceipt("o1", "sha256:y", "[]") + " ON CONFLICT (organization_id, observation_id)"
                   + " DO UPDATE SET inline_result = excluded.inline_result"),
           new Case("execution_transitions", "the transition table is fixed",
               "INSERT INTO execution_transitions VALUES ('CREATED', 'PREPARED')"
@@ -245,18 +244,7 @@ class PostgresSchemaTest {
   @Test
   void stateChangesOutsideTheTransitionTableAreRefused() throws Exception {
     try (Connection raw = raw()) {
-      insertExecution(raw, "e1", "k1", 1);
-      assertRefused(raw, "UPDATE executions SET state = 'DISPATCH_STARTED', updated_at = 20 WHERE execution_id = 'e1'",
-          "transition is not allowed");
-      assertRefused(raw, "UPDATE executions SET updated_at = 20 WHERE execution_id = 'e1'",
-          "transition is not allowed");
-      advance(raw, "e1", "CREATED", "AUTHORIZATION_VERIFIED", 11, null);
-      assertRefused(raw, "UPDATE executions SET state = 'CREATED', updated_at = 12 WHERE execution_id = 'e1'",
-          "transition is not allowed");
-      assertRefused(raw, "UPDATE executions SET state = 'PREPARED', updated_at = 5 WHERE execution_id = 'e1'",
-          "updated_at must be monotonic");
-      assertRefused(raw, "UPDATE executions SET state = 'PREPARED', updated_at = 12, request_digest = 'x'"
-          + " WHERE execution_id = 'e1'", "execution identity is immutable");
+      assertUpdatedExecutionRules(raw);
       assertRefused(raw, executionInsert(raw, "e1", "k1", 1) + " ON CONFLICT (organization_id, execution_id)"
           + " DO UPDATE SET state = 'CREATED', updated_at = 30", "transition is not allowed");
       assertRefused(raw, "INSERT INTO execution_transitions VALUES ('SUCCEEDED', 'CREATED')",
@@ -317,12 +305,9 @@ class PostgresSchemaTest {
   @Test
   void observationsMoveOnceFromClaimedToTerminal() throws Exception {
     try (Connection raw = raw()) {
-      assertRefused(raw, "INSERT INTO observations VALUES ('org', 'o0', 'c1', 'r1', 'op', 'a1', 'k0', 'd1', 'd2',"
-          + " 'CONFIRMED', 10, 11)", "new observation must start CLAIMED");
-      exec(raw, "INSERT INTO observations VALUES ('org', 'o1', 'c1', 'r1', 'op', 'a1', 'k1', 'd1', 'd2', 'CLAIMED',"
-          + " 10, NULL)");
-      assertRefused(raw, "INSERT INTO observations VALUES ('org', 'o2', 'c1', 'r1', 'op', 'a1', 'k1', 'd1', 'd2',"
-          + " 'CLAIMED', 10, NULL)", "observations_idempotency_identity");
+      assertRefused(raw, observationInsert("o0", "k0", "CONFIRMED", 11L), "new observation must start CLAIMED");
+      exec(raw, observationInsert("o1", "k1", "CLAIMED", null));
+      assertRefused(raw, observationInsert("o2", "k1", "CLAIMED", null), "observations_idempotency_identity");
       assertRefused(raw, "UPDATE observations SET state = 'CLAIMED' WHERE observation_id = 'o1'",
           "committed observation must be terminal");
       assertRefused(raw, "UPDATE observations SET state = 'CONFIRMED', completed_at = 11, request_digest = 'x'"
@@ -330,18 +315,12 @@ class PostgresSchemaTest {
       exec(raw, "UPDATE observations SET state = 'CONFIRMED', completed_at = 11 WHERE observation_id = 'o1'");
       assertRefused(raw, "UPDATE observations SET state = 'FAILED_SAFE' WHERE observation_id = 'o1'",
           "already terminal");
-      assertRefused(raw, "INSERT INTO observation_receipts (organization_id, observation_id, connection_id,"
-          + " final_state, request_digest, error_code, error_message, recorded_at) VALUES ('org', 'o1', 'c1',"
-          + " 'FAILED_SAFE', 'd2', 'PROVIDER_UNAVAILABLE', 'x', 11)", "does not match its record");
+      assertRefused(raw, FAILED_SAFE_O1_RECEIPT, "does not match its record");
       assertRefused(raw, "INSERT INTO observation_receipts (organization_id, observation_id, connection_id,"
           + " final_state, request_digest, recorded_at) VALUES ('org', 'o9', 'c1', 'CONFIRMED', 'd2', 11)",
           "observation claim does not exist");
-      exec(raw, "INSERT INTO observation_receipts (organization_id, observation_id, connection_id, final_state,"
-          + " request_digest, result_digest, inline_result, recorded_at) VALUES ('org', 'o1', 'c1', 'CONFIRMED',"
-          + " 'd2', 'sha256:x', '{}', 11)");
-      assertRefused(raw, "INSERT INTO observation_receipts (organization_id, observation_id, connection_id,"
-          + " final_state, request_digest, result_digest, inline_result, recorded_at) VALUES ('org', 'o1', 'c1',"
-          + " 'CONFIRMED', 'd2', 'sha256:y', '[]', 11)", "observation_receipts_pkey");
+      exec(raw, confirmedObservationReceipt("o1", "sha256:x", "{}"));
+      assertRefused(raw, confirmedObservationReceipt("o1", "sha256:y", "[]"), "observation_receipts_pkey");
     }
   }
 

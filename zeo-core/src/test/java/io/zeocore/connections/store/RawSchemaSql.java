@@ -76,6 +76,26 @@ final class RawSchemaSql {
   }
 
   /**
+   * Checks the rules both dialects enforce on updated executions: a state change outside the transition table, an
+   * update that changes no state, a step back, an {@code updated_at} going back and a changed identity are refused.
+   * Leaves e1 (holding k1) at AUTHORIZATION_VERIFIED (at 11).
+   */
+  static void assertUpdatedExecutionRules(Connection raw) throws SQLException {
+    insertExecution(raw, "e1", "k1", 1);
+    assertRefused(raw, "UPDATE executions SET state = 'DISPATCH_STARTED', updated_at = 20 WHERE execution_id = 'e1'",
+        "transition is not allowed");
+    assertRefused(raw, "UPDATE executions SET updated_at = 20 WHERE execution_id = 'e1'",
+        "transition is not allowed");
+    advance(raw, "e1", "CREATED", "AUTHORIZATION_VERIFIED", 11);
+    assertRefused(raw, "UPDATE executions SET state = 'CREATED', updated_at = 12 WHERE execution_id = 'e1'",
+        "transition is not allowed");
+    assertRefused(raw, "UPDATE executions SET state = 'PREPARED', updated_at = 5 WHERE execution_id = 'e1'",
+        "updated_at must be monotonic");
+    assertRefused(raw, "UPDATE executions SET state = 'PREPARED', updated_at = 12, request_digest = 'x'"
+        + " WHERE execution_id = 'e1'", "execution identity is immutable");
+  }
+
+  /**
    * Executions e1 and e2 (keys k1, k2) moved step by step in turn from CREATED (at 10) to AMBIGUOUS (at 14), so that
    * a schema numbering history rows across executions (SQLite before version 5, PostgreSQL before version 6) gives
    * them alternating numbers: the fixture of the migration tests that must keep each execution's own order.
@@ -164,6 +184,27 @@ final class RawSchemaSql {
     exec(raw, dialect == Dialect.SQLITE ? receipt.replace("INSERT INTO receipts (", "INSERT INTO receipts (sequence, ")
         .replace("VALUES ('org'", "VALUES (1, 'org'") : receipt);
   }
+
+  /**
+   * An insert of observation {@code id} (idempotency key {@code key}) in {@code state}, claimed at 10 and completed at
+   * {@code completedAt}.
+   */
+  static String observationInsert(String id, String key, String state, Long completedAt) {
+    return "INSERT INTO observations VALUES ('org', '" + id + "', 'c1', 'r1', 'op', 'a1', '" + key + "', 'd1', 'd2', '"
+        + state + "', 10, " + (completedAt == null ? "NULL" : completedAt) + ")";
+  }
+
+  /** An insert of observation {@code id}'s CONFIRMED receipt (at 11) with its result digest and inline result. */
+  static String confirmedObservationReceipt(String id, String resultDigest, String inlineResult) {
+    return "INSERT INTO observation_receipts (organization_id, observation_id, connection_id, final_state,"
+        + " request_digest, result_digest, inline_result, recorded_at) VALUES ('org', '" + id + "', 'c1', 'CONFIRMED',"
+        + " 'd2', '" + resultDigest + "', '" + inlineResult + "', 11)";
+  }
+
+  /** An insert of a FAILED_SAFE receipt (at 11) for observation o1. */
+  static final String FAILED_SAFE_O1_RECEIPT = "INSERT INTO observation_receipts (organization_id, observation_id,"
+      + " connection_id, final_state, request_digest, error_code, error_message, recorded_at) VALUES ('org', 'o1',"
+      + " 'c1', 'FAILED_SAFE', 'd2', 'PROVIDER_UNAVAILABLE', 'x', 11)";
 
   static void exec(Connection raw, String sql) throws SQLException {
     try (Statement statement = raw.createStatement()) {

@@ -1,15 +1,19 @@
 package io.zeocore.connections.store;
 
+import static io.zeocore.connections.store.RawSchemaSql.FAILED_SAFE_O1_RECEIPT;
 import static io.zeocore.connections.store.RawSchemaSql.advance;
 import static io.zeocore.connections.store.RawSchemaSql.advanceToPrepared;
 import static io.zeocore.connections.store.RawSchemaSql.assertInsertedExecutionRules;
 import static io.zeocore.connections.store.RawSchemaSql.assertRefused;
+import static io.zeocore.connections.store.RawSchemaSql.assertUpdatedExecutionRules;
+import static io.zeocore.connections.store.RawSchemaSql.confirmedObservationReceipt;
 import static io.zeocore.connections.store.RawSchemaSql.exec;
 import static io.zeocore.connections.store.RawSchemaSql.executionInsert;
 import static io.zeocore.connections.store.RawSchemaSql.insertAppendOnlyRows;
 import static io.zeocore.connections.store.RawSchemaSql.insertExecution;
 import static io.zeocore.connections.store.RawSchemaSql.interleavedToAmbiguity;
 import static io.zeocore.connections.store.RawSchemaSql.numberedReceipt;
+import static io.zeocore.connections.store.RawSchemaSql.observationInsert;
 import static io.zeocore.connections.store.RawSchemaSql.receipt;
 import static io.zeocore.connections.store.RawSchemaSql.strings;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -397,18 +401,7 @@ class ZeoCoreSchemaTest {
   @Test
   void stateChangesOutsideTheTransitionTableAreRefused() throws Exception {
     try (Connection raw = raw()) {
-      insertExecution(raw, "e1", "k1", 1);
-      assertRefused(raw, "UPDATE executions SET state = 'DISPATCH_STARTED', updated_at = 20 WHERE execution_id = 'e1'",
-          "transition is not allowed");
-      assertRefused(raw, "UPDATE executions SET updated_at = 20 WHERE execution_id = 'e1'",
-          "transition is not allowed");
-      advance(raw, "e1", "CREATED", "AUTHORIZATION_VERIFIED", 11);
-      assertRefused(raw, "UPDATE executions SET state = 'CREATED', updated_at = 12 WHERE execution_id = 'e1'",
-          "transition is not allowed");
-      assertRefused(raw, "UPDATE executions SET state = 'PREPARED', updated_at = 5 WHERE execution_id = 'e1'",
-          "updated_at must be monotonic");
-      assertRefused(raw, "UPDATE executions SET state = 'PREPARED', updated_at = 12, request_digest = 'x'"
-          + " WHERE execution_id = 'e1'", "execution identity is immutable");
+      assertUpdatedExecutionRules(raw);
       assertRefused(raw, "INSERT INTO execution_transitions VALUES ('SUCCEEDED', 'CREATED')",
           "transition table is fixed");
       assertRefused(raw, "DELETE FROM execution_transitions", "transition table is fixed");
@@ -484,24 +477,17 @@ class ZeoCoreSchemaTest {
   @Test
   void observationsMoveOnceFromClaimedToTerminal() throws Exception {
     try (Connection raw = raw()) {
-      exec(raw, "INSERT INTO observations VALUES ('org', 'o1', 'c1', 'r1', 'op', 'a1', 'k1', 'd1', 'd2', 'CLAIMED',"
-          + " 10, NULL)");
-      assertRefused(raw, "INSERT INTO observations VALUES ('org', 'o2', 'c1', 'r1', 'op', 'a1', 'k1', 'd1', 'd2',"
-          + " 'CLAIMED', 10, NULL)", "idempotency identity already exists");
+      exec(raw, observationInsert("o1", "k1", "CLAIMED", null));
+      assertRefused(raw, observationInsert("o2", "k1", "CLAIMED", null), "idempotency identity already exists");
       assertRefused(raw, "UPDATE observations SET state = 'CLAIMED' WHERE observation_id = 'o1'",
           "committed observation must be terminal");
       exec(raw, "UPDATE observations SET state = 'CONFIRMED', completed_at = 11 WHERE observation_id = 'o1'");
       assertRefused(raw, "UPDATE observations SET state = 'FAILED_SAFE' WHERE observation_id = 'o1'",
           "already terminal");
-      assertRefused(raw, "INSERT INTO observation_receipts (organization_id, observation_id, connection_id,"
-          + " final_state, request_digest, error_code, error_message, recorded_at) VALUES ('org', 'o1', 'c1',"
-          + " 'FAILED_SAFE', 'd2', 'PROVIDER_UNAVAILABLE', 'x', 11)", "does not match its record");
-      exec(raw, "INSERT INTO observation_receipts (organization_id, observation_id, connection_id, final_state,"
-          + " request_digest, result_digest, inline_result, recorded_at) VALUES ('org', 'o1', 'c1', 'CONFIRMED',"
-          + " 'd2', 'sha256:x', '{}', 11)");
-      assertRefused(raw, "INSERT OR REPLACE INTO observation_receipts (organization_id, observation_id,"
-          + " connection_id, final_state, request_digest, result_digest, inline_result, recorded_at) VALUES ('org',"
-          + " 'o1', 'c1', 'CONFIRMED', 'd2', 'sha256:y', '[]', 11)", "observation outcome already exists");
+      assertRefused(raw, FAILED_SAFE_O1_RECEIPT, "does not match its record");
+      exec(raw, confirmedObservationReceipt("o1", "sha256:x", "{}"));
+      assertRefused(raw, confirmedObservationReceipt("o1", "sha256:y", "[]").replace("INSERT", "INSERT OR REPLACE"),
+          "observation outcome already exists");
       assertRefused(raw, "DELETE FROM observation_receipts", "append-only");
       assertRefused(raw, "DELETE FROM observations", "never deleted");
     }
