@@ -12,8 +12,6 @@ import io.zeocore.execution.ResilientExecutionResult;
 import io.zeocore.execution.ResilientRunner;
 import io.zeocore.execution.SyncExecutionTarget;
 import io.zeocore.llm.LoopbackServer;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -21,9 +19,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.ai.chat.model.ChatModel;
 import org.springframework.ai.chat.model.ChatResponse;
 import org.springframework.ai.chat.prompt.Prompt;
@@ -44,21 +41,11 @@ class SpringAiTargetsTest {
   private static final String CANARY = "CANARY-provider-text-7f3a";
   private static final Prompt PROMPT = new Prompt("Summarize the ticket.");
 
-  private LoopbackServer ollamaServer;
-  private LoopbackServer openAiServer;
+  @RegisterExtension
+  final LoopbackServer ollamaServer = LoopbackServer.forEachTest();
+  @RegisterExtension
+  final LoopbackServer openAiServer = LoopbackServer.forEachTest();
   private final List<Duration> slept = new CopyOnWriteArrayList<>();
-
-  @BeforeEach
-  void startServers() throws Exception {
-    ollamaServer = LoopbackServer.start();
-    openAiServer = LoopbackServer.start();
-  }
-
-  @AfterEach
-  void stopServers() {
-    ollamaServer.close();
-    openAiServer.close();
-  }
 
   /** An Ollama model as Spring AI builds it by default: RetryUtils' default template, 10 retries. */
   private static OllamaChatModel ollama(URI baseUrl) {
@@ -111,24 +98,24 @@ class SpringAiTargetsTest {
   void ollamaModelAnswersWithOneRequestOnTheOllamaWire() {
     ollamaServer.replies(LoopbackServer.ollamaReply("the summary"));
 
-    ResilientExecutionResult<ChatResponse> result = runner().runSync(policy(Duration.ofSeconds(5), "ollama"),
-        targets());
-
-    assertThat(result.outcome()).isEqualTo(ExecutionOutcome.SUCCEEDED);
-    assertThat(text(result)).isEqualTo("the summary");
-    assertThat(ollamaServer.onlyRequest().path()).isEqualTo("/api/chat");
+    assertAnswersTheSummaryWithOneRequest("ollama", ollamaServer, "/api/chat");
   }
 
   @Test
   void openAiModelAnswersWithOneRequestOnTheChatCompletionsWire() {
     openAiServer.replies(LoopbackServer.openAiReply("the summary"));
 
-    ResilientExecutionResult<ChatResponse> result = runner().runSync(policy(Duration.ofSeconds(5), "openai"),
+    assertAnswersTheSummaryWithOneRequest("openai", openAiServer, "/v1/chat/completions");
+  }
+
+  /** A one-attempt plan on {@code targetId} succeeds with "the summary" after one request to {@code path}. */
+  private void assertAnswersTheSummaryWithOneRequest(String targetId, LoopbackServer server, String path) {
+    ResilientExecutionResult<ChatResponse> result = runner().runSync(policy(Duration.ofSeconds(5), targetId),
         targets());
 
     assertThat(result.outcome()).isEqualTo(ExecutionOutcome.SUCCEEDED);
     assertThat(text(result)).isEqualTo("the summary");
-    assertThat(openAiServer.onlyRequest().path()).isEqualTo("/v1/chat/completions");
+    assertThat(server.onlyRequest().path()).isEqualTo(path);
   }
 
   @Test
@@ -285,7 +272,7 @@ class SpringAiTargetsTest {
 
   @Test
   void connectionRefusedIsTransientBeforeDispatchForBothModels() throws Exception {
-    URI closed = closedPort();
+    URI closed = LoopbackServer.refusedBaseUrl();
     AttemptError ollama = attemptError(SpringAiTargets.chatTarget("ollama", ollama(closed), PROMPT));
     AttemptError openAi = attemptError(SpringAiTargets.chatTarget("openai", openAi(closed), PROMPT));
 
@@ -380,13 +367,5 @@ class SpringAiTargetsTest {
       assertThat(String.valueOf(link.getMessage())).doesNotContain(CANARY);
       assertThat(link.toString()).doesNotContain(CANARY);
     }
-  }
-
-  private static URI closedPort() throws Exception {
-    int port;
-    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      port = socket.getLocalPort();
-    }
-    return URI.create("http://127.0.0.1:" + port);
   }
 }

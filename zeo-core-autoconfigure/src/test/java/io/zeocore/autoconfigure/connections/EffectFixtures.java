@@ -1,5 +1,7 @@
 package io.zeocore.autoconfigure.connections;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.zeocore.connections.contract.EffectKind;
 import io.zeocore.connections.contract.AuthorizationId;
 import io.zeocore.connections.contract.BusinessOperation;
@@ -12,10 +14,12 @@ import io.zeocore.connections.contract.ConnectorRevision;
 import io.zeocore.connections.contract.ConnectorRevisionId;
 import io.zeocore.connections.contract.Digests;
 import io.zeocore.connections.contract.EffectAuthorization;
+import io.zeocore.connections.contract.EffectState;
 import io.zeocore.connections.effect.EffectDispatchResult;
 import io.zeocore.connections.effect.EffectExecutionResult;
 import io.zeocore.connections.effect.EffectOrchestrator;
 import io.zeocore.connections.effect.EffectReconciler;
+import io.zeocore.connections.effect.EffectRecovery;
 import io.zeocore.connections.contract.ExecutionId;
 import io.zeocore.connections.contract.IdempotencyKey;
 import io.zeocore.connections.contract.IdempotencyMode;
@@ -36,6 +40,7 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
+import org.springframework.context.ApplicationContext;
 
 /**
  * A real Ed25519 authority ({@code zeo-go}, audience {@code zeocore}) and a Stripe-like connection with one refund
@@ -116,6 +121,19 @@ public final class EffectFixtures {
         new ExecutionId(id), BODY, request -> {
           throw new IllegalStateException("connection reset after sending; provider said " + CANARY);
         }, unresolved());
+  }
+
+  /**
+   * Saves the connection, runs one refund that goes ambiguous and, once a recovery backoff of 1ms has passed, sweeps
+   * the context's recovery once.
+   */
+  public static EffectRecovery.Sweep recoverAnAmbiguousRefund(ApplicationContext context, String id)
+      throws InterruptedException {
+    saveConnection(context.getBean(JdbcConnectionStore.class));
+    EffectExecutionResult ambiguous = ambiguousRefund(context.getBean(EffectOrchestrator.class), id);
+    assertThat(ambiguous.state()).isEqualTo(EffectState.AMBIGUOUS);
+    Thread.sleep(5);
+    return context.getBean(EffectRecovery.class).recoverOnce();
   }
 
   public static EffectReconciler unresolved() {

@@ -188,13 +188,8 @@ class ZeoCoreConnectionsAutoConfigurationTests {
             "zeocore.connections.recovery.initial-backoff=1ms")
         .run(context -> {
           assertThat(context).doesNotHaveBean(EffectRecoveryLifecycle.class);
-          EffectFixtures.saveConnection(context.getBean(JdbcConnectionStore.class));
-          EffectExecutionResult ambiguous =
-              EffectFixtures.ambiguousRefund(context.getBean(EffectOrchestrator.class), "exec-2");
-          assertThat(ambiguous.state()).isEqualTo(EffectState.AMBIGUOUS);
-          Thread.sleep(5);
 
-          EffectRecovery.Sweep sweep = context.getBean(EffectRecovery.class).recoverOnce();
+          EffectRecovery.Sweep sweep = EffectFixtures.recoverAnAmbiguousRefund(context, "exec-2");
 
           assertThat(sweep.succeeded()).isEqualTo(1);
           List<Object> events = context.getBean(EffectEvents.class).received;

@@ -234,8 +234,7 @@ class ZeoCoreExecutionAutoConfigurationTests {
 
   @Test
   void publishesEachAttemptAsItEndsThenTheCompletedRunWithOnePolicyNameAndExecutionId() {
-    contextRunner.withUserConfiguration(RecordingListener.class).withPropertyValues(
-        P + "fallback.total-timeout=10s", P + "fallback.attempt-timeout=5s", P + "fallback.attempt-targets=flaky,good")
+    recordingEventsOf("fallback", "5s", "flaky,good")
         .run(context -> {
           RecordingListener listener = context.getBean(RecordingListener.class);
           ZeoCoreExecutions executions = context.getBean(ZeoCoreExecutions.class);
@@ -278,8 +277,7 @@ class ZeoCoreExecutionAutoConfigurationTests {
 
   @Test
   void asyncRunPublishesItsEventsBeforeTheFutureCompletes() {
-    contextRunner.withUserConfiguration(RecordingListener.class).withPropertyValues(
-        P + "quick.total-timeout=10s", P + "quick.attempt-timeout=200ms", P + "quick.attempt-targets=slow,fast")
+    recordingEventsOf("quick", "200ms", "slow,fast")
         .run(context -> {
           RecordingListener listener = context.getBean(RecordingListener.class);
           AsyncExecutionTarget<String> slow = AsyncExecutionTarget.of("slow", String.class,
@@ -305,8 +303,7 @@ class ZeoCoreExecutionAutoConfigurationTests {
 
   @Test
   void refusedRunPublishesACompletedEventWithoutAttempts() {
-    contextRunner.withUserConfiguration(RecordingListener.class).withPropertyValues(
-        P + "pay.total-timeout=10s", P + "pay.attempt-timeout=1s", P + "pay.attempt-targets=bank,backup")
+    recordingEventsOf("pay", "1s", "bank,backup")
         .run(context -> {
           RecordingListener listener = context.getBean(RecordingListener.class);
           SyncExecutionTarget<String> bank = SyncExecutionTarget.of("bank", String.class, attempt -> {
@@ -338,6 +335,13 @@ class ZeoCoreExecutionAutoConfigurationTests {
               .withMessage("no execution policy named 'unknown'; configured: known "
                   + "(define it under zeocore.execution.policies.unknown)");
         });
+  }
+
+  /** One policy with 10s in total and a {@link RecordingListener} that records its events. */
+  private ApplicationContextRunner recordingEventsOf(String policy, String attemptTimeout, String attemptTargets) {
+    return contextRunner.withUserConfiguration(RecordingListener.class).withPropertyValues(
+        P + policy + ".total-timeout=10s", P + policy + ".attempt-timeout=" + attemptTimeout,
+        P + policy + ".attempt-targets=" + attemptTargets);
   }
 
   private static void assertFailure(ApplicationContextRunner runner, String... expected) {

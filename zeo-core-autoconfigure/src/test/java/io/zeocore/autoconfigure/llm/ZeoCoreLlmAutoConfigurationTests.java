@@ -2,7 +2,6 @@ package io.zeocore.autoconfigure.llm;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.sun.net.httpserver.HttpServer;
 import io.zeocore.autoconfigure.execution.ZeoCoreExecutionAutoConfiguration;
 import io.zeocore.autoconfigure.execution.ZeoCoreExecutions;
 import io.zeocore.execution.ResilientExecutionResult;
@@ -10,9 +9,9 @@ import io.zeocore.llm.ChatMessage;
 import io.zeocore.llm.LlmClient;
 import io.zeocore.llm.LlmOptions;
 import io.zeocore.llm.LlmTargets;
+import io.zeocore.llm.LoopbackServer;
 import io.zeocore.llm.OllamaClient;
 import io.zeocore.llm.OpenAiClient;
-import java.net.InetAddress;
 import java.net.ProxySelector;
 import java.net.http.HttpClient;
 import java.net.InetSocketAddress;
@@ -21,7 +20,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
@@ -107,20 +105,10 @@ class ZeoCoreLlmAutoConfigurationTests {
 
   @Test
   void configuredOllamaClientServesAPolicyThroughAChatTarget() throws Exception {
-    AtomicReference<String> requestBody = new AtomicReference<>();
-    HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-    server.createContext("/api/chat", exchange -> {
-      requestBody.set(new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
-      byte[] reply = "{\"message\":{\"role\":\"assistant\",\"content\":\"a short summary\"}}"
-          .getBytes(StandardCharsets.UTF_8);
-      exchange.sendResponseHeaders(200, reply.length);
-      exchange.getResponseBody().write(reply);
-      exchange.close();
-    });
-    server.start();
-    try {
+    try (LoopbackServer server = LoopbackServer.start()) {
+      server.replies(LoopbackServer.ollamaReply("a short summary"));
       contextRunner.withConfiguration(AutoConfigurations.of(ZeoCoreExecutionAutoConfiguration.class))
-          .withPropertyValues("zeocore.llm.ollama.base-url=http://127.0.0.1:" + server.getAddress().getPort(),
+          .withPropertyValues("zeocore.llm.ollama.base-url=" + server.baseUrl(),
               "zeocore.llm.ollama.model=qwen3:latest",
               "zeocore.execution.policies.summarize.total-timeout=10s",
               "zeocore.execution.policies.summarize.attempt-timeout=5s",
@@ -130,28 +118,20 @@ class ZeoCoreLlmAutoConfigurationTests {
             ResilientExecutionResult<String> result = context.getBean(ZeoCoreExecutions.class).run("summarize",
                 List.of(LlmTargets.chatTarget("ollama-local", ollama, List.of(ChatMessage.user("summarize this")))));
             assertThat(result.value()).isEqualTo("a short summary");
-            assertThat(requestBody.get()).contains("\"model\":\"qwen3:latest\"", "summarize this");
+            LoopbackServer.Request request = server.onlyRequest();
+            assertThat(request.path()).isEqualTo("/api/chat");
+            assertThat(new String(request.body(), StandardCharsets.UTF_8))
+                .contains("\"model\":\"qwen3:latest\"", "summarize this");
           });
-    } finally {
-      server.stop(0);
     }
   }
 
   @Test
   void httpClientCustomizersShapeEachClientsHttpClientInOrder() throws Exception {
-    AtomicReference<String> proxiedRequest = new AtomicReference<>();
-    HttpServer proxy = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-    proxy.createContext("/", exchange -> {
-      proxiedRequest.set(exchange.getRequestURI().toString());
-      byte[] reply = "{\"message\":{\"role\":\"assistant\",\"content\":\"via the proxy\"}}"
-          .getBytes(StandardCharsets.UTF_8);
-      exchange.sendResponseHeaders(200, reply.length);
-      exchange.getResponseBody().write(reply);
-      exchange.close();
-    });
-    proxy.start();
     List<String> calls = new CopyOnWriteArrayList<>();
-    try {
+    try (LoopbackServer proxy = LoopbackServer.start()) {
+      proxy.replies(LoopbackServer.ollamaReply("via the proxy"));
+      URI proxyUrl = proxy.baseUrl();
       contextRunner
           .withPropertyValues("zeocore.llm.ollama.base-url=http://models.example.invalid:11434",
               "zeocore.llm.ollama.model=m", "zeocore.llm.openai.api-key=" + KEY)
@@ -159,7 +139,7 @@ class ZeoCoreLlmAutoConfigurationTests {
               (provider, builder) -> calls.add("second:" + provider)))
           .withBean("first", LlmHttpClientCustomizer.class, () -> new OrderedCustomizer(1, (provider, builder) -> {
             calls.add("first:" + provider);
-            builder.proxy(ProxySelector.of(proxy.getAddress()));
+            builder.proxy(ProxySelector.of(new InetSocketAddress(proxyUrl.getHost(), proxyUrl.getPort())));
           }))
           .run(context -> {
             assertThat(calls).containsExactlyInAnyOrder("first:ollama", "second:ollama", "first:openai",
@@ -168,10 +148,8 @@ class ZeoCoreLlmAutoConfigurationTests {
             String answer = context.getBean(OllamaClient.class)
                 .chatOnce(List.of(ChatMessage.user("hi")), LlmOptions.defaults(), Duration.ofSeconds(5));
             assertThat(answer).isEqualTo("via the proxy");
-            assertThat(proxiedRequest.get()).endsWith("/api/chat");
+            assertThat(proxy.onlyRequest().path()).isEqualTo("/api/chat");
           });
-    } finally {
-      proxy.stop(0);
     }
   }
 

@@ -9,15 +9,12 @@ import io.micrometer.observation.tck.TestObservationRegistry;
 import io.zeocore.autoconfigure.connections.EffectFixtures;
 import io.zeocore.autoconfigure.connections.ZeoCoreConnectionsAutoConfiguration;
 import io.zeocore.connections.contract.ConnectionStatus;
-import io.zeocore.connections.contract.EffectState;
 import io.zeocore.connections.contract.ExecutionId;
 import io.zeocore.connections.contract.ObservationId;
 import io.zeocore.connections.effect.EffectDispatchResult;
-import io.zeocore.connections.effect.EffectExecutionResult;
 import io.zeocore.connections.effect.EffectOrchestrator;
 import io.zeocore.connections.effect.EffectPreflightException;
 import io.zeocore.connections.effect.EffectReconciler;
-import io.zeocore.connections.effect.EffectRecovery;
 import io.zeocore.connections.observation.ObservationDispatchResult;
 import io.zeocore.connections.observation.ObservationOrchestrator;
 import io.zeocore.connections.observation.ObservationPreflightException;
@@ -58,12 +55,7 @@ class ZeoCoreEffectObservationTests {
         .withPropertyValues("zeocore.connections.recovery.initial-backoff=1ms")
         .run(context -> {
           assertThat(context).hasSingleBean(ObservingEffectListener.class);
-          EffectFixtures.saveConnection(context.getBean(JdbcConnectionStore.class));
-          EffectExecutionResult ambiguous =
-              EffectFixtures.ambiguousRefund(context.getBean(EffectOrchestrator.class), "exec-obs");
-          assertThat(ambiguous.state()).isEqualTo(EffectState.AMBIGUOUS);
-          Thread.sleep(5);
-          assertThat(context.getBean(EffectRecovery.class).recoverOnce().succeeded()).isEqualTo(1);
+          assertThat(EffectFixtures.recoverAnAmbiguousRefund(context, "exec-obs").succeeded()).isEqualTo(1);
 
           List<Observation.Context> transitions = started.stream()
               .filter(observed -> ObservingEffectListener.NAME.equals(observed.getName())).toList();

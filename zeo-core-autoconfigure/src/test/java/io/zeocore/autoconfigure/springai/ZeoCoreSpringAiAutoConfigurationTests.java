@@ -14,9 +14,8 @@ import io.zeocore.llm.LoopbackServer;
 import io.zeocore.springai.SpringAiRetries;
 import java.time.Duration;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.ai.chat.model.ChatResponse;
 import org.springframework.ai.chat.prompt.Prompt;
 import org.springframework.ai.model.ollama.autoconfigure.OllamaApiAutoConfiguration;
@@ -38,20 +37,10 @@ class ZeoCoreSpringAiAutoConfigurationTests {
   private static final Prompt PROMPT = new Prompt("Summarize the ticket.");
   private static final String CANARY = "CANARY-provider-text-51c9";
 
-  private LoopbackServer ollama;
-  private LoopbackServer openAi;
-
-  @BeforeEach
-  void startServers() throws Exception {
-    ollama = LoopbackServer.start();
-    openAi = LoopbackServer.start();
-  }
-
-  @AfterEach
-  void stopServers() {
-    ollama.close();
-    openAi.close();
-  }
+  @RegisterExtension
+  final LoopbackServer ollama = LoopbackServer.forEachTest();
+  @RegisterExtension
+  final LoopbackServer openAi = LoopbackServer.forEachTest();
 
   private ApplicationContextRunner runner(String plan) {
     return new ApplicationContextRunner()
