@@ -82,10 +82,7 @@ final class ExecutionRecords {
   private final String selectHistory;
   private final String insertReceipt;
   private final String selectReceipts;
-  private final String insertEvidenceReference;
-  private final String selectEvidenceReferences;
-  private final String insertConfirmationEvidence;
-  private final String selectConfirmationEvidence;
+  private final EvidenceStatements evidenceSql;
 
   ExecutionRecords(StoreDatabase database, Tables tables, NonceRecords nonces, Supplier<UUID> evidenceIds) {
     this.database = database;
@@ -93,8 +90,6 @@ final class ExecutionRecords {
     this.evidenceIds = evidenceIds;
     String executions = tables.qualify("executions");
     String receipts = tables.qualify("receipts");
-    String evidenceReferences = tables.qualify("evidence_references");
-    String confirmationEvidence = tables.qualify("confirmation_evidence");
 
     SqlDialect sql = tables.sql();
     // the history's value and append name the snapshot's own parameters by number (state, updated_at, completed_at:
@@ -122,17 +117,10 @@ final class ExecutionRecords {
         + (receiptSequence == null ? "" : ", " + receiptSequence) + ")";
     selectReceipts = "SELECT " + RECEIPT_COLUMNS + " FROM " + receipts
         + " WHERE organization_id = ? AND execution_id = ? ORDER BY sequence";
-    insertEvidenceReference = "INSERT INTO " + evidenceReferences + " (organization_id, execution_id, evidence_ref)"
-        + " VALUES (?, ?, ?)";
-    selectEvidenceReferences = "SELECT evidence_ref FROM " + evidenceReferences
-        + " WHERE organization_id = ? AND execution_id = ? ORDER BY sequence";
-    insertConfirmationEvidence = "INSERT INTO " + confirmationEvidence + " (organization_id, execution_id,"
-        + " evidence_ref, observed_at, confirmation_digest) VALUES (?, ?, ?, ?, ?)";
+    evidenceSql = sql.evidenceStatements(tables);
     byFunction = sql.commitsEffectsByFunction();
     callClaim = "SELECT " + tables.qualify("zeocore_claim") + "(" + parameters(15) + ")";
     callCommitOutcome = "SELECT " + tables.qualify("zeocore_commit_outcome") + "(" + parameters(28) + ")";
-    selectConfirmationEvidence = "SELECT organization_id, execution_id, evidence_ref, observed_at,"
-        + " confirmation_digest FROM " + confirmationEvidence + " WHERE organization_id = ? AND evidence_ref = ?";
   }
 
   private static String parameters(int count) {
@@ -442,12 +430,14 @@ final class ExecutionRecords {
 
   void saveEvidenceReference(OrganizationId organizationId, ExecutionId executionId,
       ConfirmationEvidenceRef evidenceRef) {
-    database.write("saving the evidence reference failed", s -> s.update(insertEvidenceReference,
-        organizationId.value(), executionId.value(), evidenceRef.value()));
+    Object[] reference = evidenceSql.referenceCarriesConfirmation()
+        ? new Object[] {organizationId.value(), executionId.value(), evidenceRef.value(), null, null}
+        : new Object[] {organizationId.value(), executionId.value(), evidenceRef.value()};
+    database.write("saving the evidence reference failed", s -> s.update(evidenceSql.insertReference(), reference));
   }
 
   List<ConfirmationEvidenceRef> evidenceReferences(OrganizationId organizationId, ExecutionId executionId) {
-    return database.read("reading evidence references failed", s -> s.list(selectEvidenceReferences,
+    return database.read("reading evidence references failed", s -> s.list(evidenceSql.selectReferences(),
         row -> new ConfirmationEvidenceRef(row.getString(1)), organizationId.value(), executionId.value()));
   }
 
@@ -472,7 +462,7 @@ final class ExecutionRecords {
   Optional<ConfirmationEvidence> confirmationEvidence(OrganizationId organizationId,
       ConfirmationEvidenceRef evidenceRef) {
     return Optional.ofNullable(database.read("reading confirmation evidence failed", s -> s.first(
-        selectConfirmationEvidence,
+        evidenceSql.selectConfirmation(),
         row -> new ConfirmationEvidence(new ConfirmationEvidenceRef(row.getString("evidence_ref")),
             new OrganizationId(row.getString("organization_id")), new ExecutionId(row.getString("execution_id")),
             Micros.read(row, "observed_at"), row.getString("confirmation_digest")),
@@ -552,11 +542,16 @@ final class ExecutionRecords {
         receipt.reconciliationAttemptEvidence());
   }
 
+  /** The reference and its confirmation: one row on SQLite, a row in each of two tables on PostgreSQL. */
   private void insertEvidence(SqlSession s, ConfirmationEvidence evidence) throws SQLException {
-    s.update(insertEvidenceReference, evidence.organizationId().value(), evidence.executionId().value(),
-        evidence.evidenceRef().value());
-    s.update(insertConfirmationEvidence, evidence.organizationId().value(), evidence.executionId().value(),
-        evidence.evidenceRef().value(), Micros.of(evidence.observedAt()), evidence.confirmationDigest());
+    Object[] confirmation = {evidence.organizationId().value(), evidence.executionId().value(),
+        evidence.evidenceRef().value(), Micros.of(evidence.observedAt()), evidence.confirmationDigest()};
+    if (evidenceSql.referenceCarriesConfirmation()) {
+      s.update(evidenceSql.insertReference(), confirmation);
+      return;
+    }
+    s.update(evidenceSql.insertReference(), confirmation[0], confirmation[1], confirmation[2]);
+    s.update(evidenceSql.insertConfirmation(), confirmation);
   }
 
   // ---------------------------------------------------------------------------------------------------------------

@@ -176,6 +176,20 @@ final class PostgresDialect implements SqlDialect {
     return null; // bigserial
   }
 
+  /** A reference in {@code evidence_references} (numbered by its {@code bigserial}), its confirmation beside it. */
+  @Override
+  public EvidenceStatements evidenceStatements(Tables tables) {
+    String references = tables.qualify("evidence_references");
+    String confirmations = tables.qualify("confirmation_evidence");
+    return new EvidenceStatements(
+        "INSERT INTO " + references + " (organization_id, execution_id, evidence_ref) VALUES (?, ?, ?)",
+        "INSERT INTO " + confirmations + " (organization_id, execution_id, evidence_ref, observed_at,"
+            + " confirmation_digest) VALUES (?, ?, ?, ?, ?)",
+        "SELECT evidence_ref FROM " + references + " WHERE organization_id = ? AND execution_id = ? ORDER BY sequence",
+        "SELECT organization_id, execution_id, evidence_ref, observed_at, confirmation_digest FROM " + confirmations
+            + " WHERE organization_id = ? AND evidence_ref = ?");
+  }
+
   @Override
   public boolean isUniqueViolation(SQLException e) {
     return UNIQUE_VIOLATION.equals(e.getSQLState());

@@ -112,6 +112,9 @@ sealed interface SqlDialect permits SqliteDialect, PostgresDialect {
    */
   @Nullable String nextReceiptSequence(String receiptsTable);
 
+  /** How evidence references and confirmation evidence are written and read in {@code tables}. */
+  EvidenceStatements evidenceStatements(Tables tables);
+
   // ---------------------------------------------------------------------------------------------------------------
   // Write transactions (see Transactions#inTransaction for the bracket)
 

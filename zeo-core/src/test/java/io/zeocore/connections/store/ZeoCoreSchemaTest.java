@@ -19,6 +19,8 @@ import static io.zeocore.connections.store.RawSchemaSql.strings;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.zeocore.connections.contract.ConfirmationEvidence;
+import io.zeocore.connections.contract.ConfirmationEvidenceRef;
 import io.zeocore.connections.contract.EffectExecution;
 import io.zeocore.connections.contract.EffectReceipt;
 import io.zeocore.connections.contract.EffectState;
@@ -29,6 +31,8 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -50,8 +54,8 @@ class ZeoCoreSchemaTest {
     file = temp.resolve("zeocore.db");
     try (SqliteDatabase database = SqliteDatabase.open(file)) {
       ZeoCoreSchema.Migration migration = ZeoCoreSchema.migrate(database.migrationDataSource(), Dialect.SQLITE);
-      assertThat(migration.schemaVersion()).isEqualTo("7");
-      assertThat(migration.migrationsExecuted()).isEqualTo(7);
+      assertThat(migration.schemaVersion()).isEqualTo("8");
+      assertThat(migration.migrationsExecuted()).isEqualTo(8);
     }
   }
 
@@ -60,8 +64,8 @@ class ZeoCoreSchemaTest {
     try (SqliteDatabase database = SqliteDatabase.open(file)) {
       ZeoCoreSchema.Migration again = ZeoCoreSchema.migrate(database.migrationDataSource(), Dialect.SQLITE);
       assertThat(again.migrationsExecuted()).isZero();
-      assertThat(again.schemaVersion()).isEqualTo("7");
-      assertThat(ZeoCoreSchema.appliedVersion(database.migrationDataSource(), Dialect.SQLITE)).contains("7");
+      assertThat(again.schemaVersion()).isEqualTo("8");
+      assertThat(ZeoCoreSchema.appliedVersion(database.migrationDataSource(), Dialect.SQLITE)).contains("8");
     }
   }
 
@@ -86,7 +90,7 @@ class ZeoCoreSchemaTest {
         return database.migrationDataSource();
       }, SqliteDialect.INSTANCE.tables(null));
       assertThat(asked).hasValue(1);
-      assertThat(migration.migrationsExecuted()).isEqualTo(7);
+      assertThat(migration.migrationsExecuted()).isEqualTo(8);
     }
   }
 
@@ -113,7 +117,7 @@ class ZeoCoreSchemaTest {
     assertThat(clock).hasSize(2);
 
     try (JdbcConnectionStore store = JdbcConnectionStore.openSqlite(old)) {
-      assertThat(store.info().schemaVersion()).isEqualTo("7");
+      assertThat(store.info().schemaVersion()).isEqualTo("8");
       OrganizationId org = new OrganizationId("org");
       assertThat(store.getExecutionHistory(org, new ExecutionId("e1"))).extracting(EffectExecution::state)
           .containsExactly(EffectState.CREATED, EffectState.AUTHORIZATION_VERIFIED, EffectState.PREPARED,
@@ -227,9 +231,9 @@ class ZeoCoreSchemaTest {
     try (Connection raw = raw()) {
       List<String> tables = strings(raw, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name");
       assertThat(tables).contains("zeocore_schema_history", "connections", "connector_revisions", "executions",
-          "execution_transitions", "receipts", "evidence_references", "confirmation_evidence",
-          "authorization_nonces", "observations", "observation_receipts");
-      assertThat(tables).doesNotContain("flyway_schema_history", "execution_history");
+          "execution_transitions", "receipts", "evidence_references", "authorization_nonces", "observations",
+          "observation_receipts");
+      assertThat(tables).doesNotContain("flyway_schema_history", "execution_history", "confirmation_evidence");
     }
   }
 
@@ -246,7 +250,7 @@ class ZeoCoreSchemaTest {
     try (SqliteDatabase app = SqliteDatabase.open(appFile)) {
       app.database().write(s -> s.update("CREATE TABLE orders (id INTEGER PRIMARY KEY)"));
       ZeoCoreSchema.Migration migration = ZeoCoreSchema.migrate(app.migrationDataSource(), Dialect.SQLITE);
-      assertThat(migration.schemaVersion()).isEqualTo("7");
+      assertThat(migration.schemaVersion()).isEqualTo("8");
       boolean kept = app.database().read(s -> s.exists("SELECT 1 FROM sqlite_master WHERE name = 'orders'"));
       assertThat(kept).isTrue();
     }
@@ -310,7 +314,7 @@ class ZeoCoreSchemaTest {
             .isEqualTo(ZeoCoreSchema.latestVersion(dialect));
       }
     }
-    assertThat(ZeoCoreSchema.latestVersion(Dialect.SQLITE)).isEqualTo("7");
+    assertThat(ZeoCoreSchema.latestVersion(Dialect.SQLITE)).isEqualTo("8");
     assertThat(ZeoCoreSchema.latestVersion(Dialect.POSTGRESQL)).isEqualTo("6");
   }
 
@@ -429,10 +433,7 @@ class ZeoCoreSchemaTest {
                   + " error_code, error_message, recorded_at) VALUES ('org', 'e1', 'c1', 'REFUSED', 'REQUEST_REFUSED',"
                   + " 'other', 11)"},
           {"evidence_references", "1 = 1",
-              "INSERT OR REPLACE INTO evidence_references (organization_id, execution_id, evidence_ref) VALUES"
-                  + " ('org', 'e1', 'ref1')"},
-          {"confirmation_evidence", "1 = 1",
-              "INSERT OR REPLACE INTO confirmation_evidence VALUES ('org', 'e1', 'ref1', 99, '" + "b".repeat(64)
+              "INSERT OR REPLACE INTO evidence_references VALUES ('org', 'e1', 'ref1', 1, 99, '" + "b".repeat(64)
                   + "')"},
           {"authorization_nonces", "1 = 1",
               "INSERT OR REPLACE INTO authorization_nonces VALUES ('org', 'n1', 99)"},
@@ -471,6 +472,98 @@ class ZeoCoreSchemaTest {
           "resolving receipt does not reference persisted ambiguity");
       exec(raw, numberedReceipt("e1", "c1", "FAILED_SAFE", 16, 14L));
       assertRefused(raw, numberedReceipt("e1", "c1", "FAILED_SAFE", 17, 14L), "outcome receipt already exists");
+    }
+  }
+
+  @Test
+  void anEvidenceReferenceAndItsConfirmationAreOneRowRecordedOnceForOneExecution() throws Exception {
+    String digest = "a".repeat(64);
+    try (Connection raw = raw()) {
+      insertExecution(raw, "e1", "k1", 1);
+      insertExecution(raw, "e2", "k2", 1);
+      exec(raw, evidence("e1", "bare", 1, "NULL", "NULL"));
+      exec(raw, evidence("e1", "confirmed", 2, "10", "'" + digest + "'"));
+      assertRefused(raw, evidence("e2", "bare", 1, "NULL", "NULL"), "evidence reference already exists");
+      assertRefused(raw, evidence("e1", "third", 2, "NULL", "NULL"), "evidence position already exists");
+      assertRefused(raw, evidence("e9", "fourth", 1, "NULL", "NULL"), "execution does not exist in organization");
+      assertRefused(raw, evidence("e2", "half", 1, "10", "NULL"), "CHECK constraint failed");
+      assertRefused(raw, evidence("e2", "half", 1, "NULL", "'" + digest + "'"), "CHECK constraint failed");
+      assertRefused(raw, evidence("e2", "upper", 1, "10", "'" + "A".repeat(64) + "'"), "CHECK constraint failed");
+      assertRefused(raw, "UPDATE evidence_references SET observed_at = 11 WHERE evidence_ref = 'confirmed'",
+          "evidence is append-only");
+      assertRefused(raw, "UPDATE evidence_references SET observed_at = 10, confirmation_digest = '" + digest
+          + "' WHERE evidence_ref = 'bare'", "evidence is append-only");
+
+      advanceToPrepared(raw, "e2");
+      startDispatch(raw, "e2");
+      advance(raw, "e2", "DISPATCH_STARTED", "FAILED_SAFE", 14, 14L);
+      assertRefused(raw, numberedReceipt("e2", "c1", "FAILED_SAFE", 14, null)
+          .replace("reconciliation_evidence,", "reconciliation_evidence, confirmation_evidence_ref,")
+          .replace(", NULL, NULL, NULL)", ", NULL, NULL, 'confirmed', NULL)"),
+          "receipt evidence reference lacks provenance");
+      assertThat(strings(raw, "SELECT evidence_ref || ':' || sequence || ':' || coalesce(confirmation_digest, '-')"
+          + " FROM evidence_references ORDER BY execution_id, sequence"))
+          .containsExactly("bare:1:-", "confirmed:2:" + digest);
+      assertThat(strings(raw, "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'evidence_references'"))
+          .as("the key and one index: two b-trees").containsExactly("evidence_references_ref_once");
+    }
+  }
+
+  private static String evidence(String execution, String ref, int sequence, String observedAt, String digest) {
+    return "INSERT INTO evidence_references VALUES ('org', '" + execution + "', '" + ref + "', " + sequence + ", "
+        + observedAt + ", " + digest + ")";
+  }
+
+  @Test
+  void version8KeepsEveryEvidenceReferenceWithItsConfirmationAndTheReceiptsThatNameThem() throws Exception {
+    Path old = temp.resolve("version7.db");
+    try (SqliteDatabase database = SqliteDatabase.open(old)) {
+      org.flywaydb.core.Flyway.configure(getClass().getClassLoader()).dataSource(database.migrationDataSource())
+          .table(ZeoCoreSchema.HISTORY_TABLE).locations(Dialect.SQLITE.migrationLocation()).target("7").load()
+          .migrate();
+    }
+    String digest = "b".repeat(64);
+    try (Connection raw = DriverManager.getConnection("jdbc:sqlite:" + old)) {
+      exec(raw, "PRAGMA foreign_keys = ON");
+      exec(raw, "PRAGMA recursive_triggers = ON");
+      insertExecution(raw, "e1", "k1", 1);
+      insertExecution(raw, "e2", "k2", 1);
+      // interleaved, so that the version-7 rowids alternate between the two executions
+      for (String[] reference : new String[][] {{"e1", "zeo-evidence:v1:bbbbbbbb-0000-4000-8000-000000000000"}, {"e2", "zeo-evidence:v1:ffffffff-0000-4000-8000-000000000000"}, {"e1", "zeo-evidence:v1:aaaaaaaa-0000-4000-8000-000000000000"}, {"e2", "zeo-evidence:v1:eeeeeeee-0000-4000-8000-000000000000"}}) {
+        exec(raw, "INSERT INTO evidence_references (organization_id, execution_id, evidence_ref) VALUES ('org', '"
+            + reference[0] + "', '" + reference[1] + "')");
+      }
+      exec(raw, "INSERT INTO confirmation_evidence VALUES ('org', 'e1', 'zeo-evidence:v1:aaaaaaaa-0000-4000-8000-000000000000', 20, '" + digest + "')");
+      advanceToPrepared(raw, "e1");
+      startDispatch(raw, "e1");
+      advance(raw, "e1", "DISPATCH_STARTED", "SUCCEEDED", 21, 21L);
+      exec(raw, "INSERT INTO receipts (organization_id, execution_id, sequence, connection_id, final_state,"
+          + " recorded_at, dispatch_started_at, confirmation_evidence_ref) VALUES ('org', 'e1', 1, 'c1', 'SUCCEEDED',"
+          + " 21, 13, 'zeo-evidence:v1:aaaaaaaa-0000-4000-8000-000000000000')");
+    }
+
+    try (JdbcConnectionStore store = JdbcConnectionStore.openSqlite(old)) {
+      assertThat(store.info().schemaVersion()).isEqualTo("8");
+      OrganizationId org = new OrganizationId("org");
+      assertThat(store.getEvidenceReferencesForExecution(org, new ExecutionId("e1"))).as("in the order recorded")
+          .containsExactly(new ConfirmationEvidenceRef("zeo-evidence:v1:bbbbbbbb-0000-4000-8000-000000000000"), new ConfirmationEvidenceRef("zeo-evidence:v1:aaaaaaaa-0000-4000-8000-000000000000"));
+      assertThat(store.getEvidenceReferencesForExecution(org, new ExecutionId("e2")))
+          .containsExactly(new ConfirmationEvidenceRef("zeo-evidence:v1:ffffffff-0000-4000-8000-000000000000"), new ConfirmationEvidenceRef("zeo-evidence:v1:eeeeeeee-0000-4000-8000-000000000000"));
+      assertThat(store.getConfirmationEvidence(org, new ConfirmationEvidenceRef("zeo-evidence:v1:aaaaaaaa-0000-4000-8000-000000000000"))).contains(
+          new ConfirmationEvidence(new ConfirmationEvidenceRef("zeo-evidence:v1:aaaaaaaa-0000-4000-8000-000000000000"), org, new ExecutionId("e1"),
+              Instant.EPOCH.plus(20, ChronoUnit.MICROS), digest));
+      assertThat(store.getConfirmationEvidence(org, new ConfirmationEvidenceRef("zeo-evidence:v1:bbbbbbbb-0000-4000-8000-000000000000"))).as("a bare reference")
+          .isEmpty();
+      assertThat(store.getReceiptsForExecution(org, new ExecutionId("e1"))).singleElement()
+          .extracting(EffectReceipt::confirmationEvidenceRef).isEqualTo(new ConfirmationEvidenceRef("zeo-evidence:v1:aaaaaaaa-0000-4000-8000-000000000000"));
+      assertThatThrownBy(() -> store.saveEvidenceReference(org, new ExecutionId("e2"),
+          new ConfirmationEvidenceRef("zeo-evidence:v1:aaaaaaaa-0000-4000-8000-000000000000"))).hasMessage("evidence reference already exists");
+    }
+    try (Connection raw = DriverManager.getConnection("jdbc:sqlite:" + old)) {
+      assertThat(strings(raw, "SELECT name FROM sqlite_master WHERE name = 'confirmation_evidence'")).isEmpty();
+      assertThat(strings(raw, "SELECT execution_id || ':' || evidence_ref || ':' || sequence FROM evidence_references"
+          + " ORDER BY execution_id, sequence")).containsExactly("e1:zeo-evidence:v1:bbbbbbbb-0000-4000-8000-000000000000:1", "e1:zeo-evidence:v1:aaaaaaaa-0000-4000-8000-000000000000:2", "e2:zeo-evidence:v1:ffffffff-0000-4000-8000-000000000000:1", "e2:zeo-evidence:v1:eeeeeeee-0000-4000-8000-000000000000:2");
+      assertThat(strings(raw, "SELECT count(*) FROM pragma_foreign_key_check")).containsExactly("0");
     }
   }
 
