@@ -96,12 +96,7 @@ class ZeoCoreSchemaTest {
 
   @Test
   void laterVersionsKeepEverySnapshotReceiptAndDispatchClockOfAVersion4DatabaseInItsOrder() throws Exception {
-    Path old = temp.resolve("version4.db");
-    try (SqliteDatabase database = SqliteDatabase.open(old)) {
-      org.flywaydb.core.Flyway.configure(getClass().getClassLoader()).dataSource(database.migrationDataSource())
-          .table(ZeoCoreSchema.HISTORY_TABLE).locations(Dialect.SQLITE.migrationLocation()).target("4").load()
-          .migrate();
-    }
+    Path old = databaseAtVersion("4");
     try (Connection raw = DriverManager.getConnection("jdbc:sqlite:" + old)) {
       exec(raw, "PRAGMA recursive_triggers = ON");
       interleavedToAmbiguity(raw);
@@ -509,6 +504,17 @@ class ZeoCoreSchemaTest {
     }
   }
 
+  /** A new database file migrated by Flyway up to {@code version} of the shipped scripts only. */
+  private Path databaseAtVersion(String version) {
+    Path old = temp.resolve("version" + version + ".db");
+    try (SqliteDatabase database = SqliteDatabase.open(old)) {
+      org.flywaydb.core.Flyway.configure(getClass().getClassLoader()).dataSource(database.migrationDataSource())
+          .table(ZeoCoreSchema.HISTORY_TABLE).locations(Dialect.SQLITE.migrationLocation()).target(version).load()
+          .migrate();
+    }
+    return old;
+  }
+
   private static String evidence(String execution, String ref, int sequence, String observedAt, String digest) {
     return "INSERT INTO evidence_references VALUES ('org', '" + execution + "', '" + ref + "', " + sequence + ", "
         + observedAt + ", " + digest + ")";
@@ -516,12 +522,7 @@ class ZeoCoreSchemaTest {
 
   @Test
   void version8KeepsEveryEvidenceReferenceWithItsConfirmationAndTheReceiptsThatNameThem() throws Exception {
-    Path old = temp.resolve("version7.db");
-    try (SqliteDatabase database = SqliteDatabase.open(old)) {
-      org.flywaydb.core.Flyway.configure(getClass().getClassLoader()).dataSource(database.migrationDataSource())
-          .table(ZeoCoreSchema.HISTORY_TABLE).locations(Dialect.SQLITE.migrationLocation()).target("7").load()
-          .migrate();
-    }
+    Path old = databaseAtVersion("7");
     String digest = "b".repeat(64);
     try (Connection raw = DriverManager.getConnection("jdbc:sqlite:" + old)) {
       exec(raw, "PRAGMA foreign_keys = ON");
