@@ -83,7 +83,7 @@ class LeastPrivilegeRoleTest {
           "DELETE FROM " + schema + ".dispatch_clock",
           "DELETE FROM " + schema + ".executions",
           "UPDATE " + schema + ".executions SET state = 'FAILED_SAFE' WHERE state = 'SUCCEEDED'"));
-      for (String table : List.of("receipts", "confirmation_evidence", "evidence_references",
+      for (String table : List.of("receipts", "evidence_references",
           "authorization_nonces", "connector_revisions", "executions", "dispatch_clock", "recovery_leases")) {
         attacks.add("TRUNCATE " + schema + "." + table);
         attacks.add("UPDATE " + schema + "." + table + " SET organization_id = organization_id");

@@ -30,23 +30,19 @@ import org.junit.jupiter.api.io.TempDir;
 class RawSqlAttackTest {
 
   static final String SECTION = "Raw-SQL attacks on the append-only schema";
-  // an execution's history is a column of executions (SQLite schema version 7, PostgreSQL version 6); SQLite keeps an
-  // evidence reference and its confirmation in one row of evidence_references (version 8), PostgreSQL in two tables
-  static final List<String> SQLITE_APPEND_ONLY = List.of("connector_revisions", "execution_transitions",
+  // an execution's history is a column of executions (SQLite schema version 7, PostgreSQL version 6), an evidence
+  // reference and its confirmation are one row of evidence_references (SQLite version 8, PostgreSQL version 7)
+  static final List<String> TABLES = List.of("connector_revisions", "execution_transitions", "executions",
       "authorization_nonces", "evidence_references", "receipts");
-  static final List<String> POSTGRES_APPEND_ONLY = List.of("connector_revisions", "execution_transitions",
-      "authorization_nonces", "evidence_references", "confirmation_evidence", "receipts");
+  static final List<String> APPEND_ONLY = List.of("connector_revisions", "execution_transitions",
+      "authorization_nonces", "evidence_references", "receipts");
 
   @TempDir
   Path temp;
 
-  static List<String> appendOnly(boolean sqlite) {
-    return sqlite ? SQLITE_APPEND_ONLY : POSTGRES_APPEND_ONLY;
-  }
-
-  static List<String> commonAttacks(boolean sqlite) {
+  static List<String> commonAttacks() {
     List<String> attacks = new ArrayList<>();
-    for (String table : appendOnly(sqlite)) {
+    for (String table : APPEND_ONLY) {
       attacks.add("DELETE FROM " + table);
       attacks.add("UPDATE " + table + " SET organization_id = organization_id"
           .replace("organization_id = organization_id", table.equals("execution_transitions")
@@ -54,8 +50,9 @@ class RawSqlAttackTest {
     }
     attacks.add("UPDATE receipts SET final_state = 'FAILED_SAFE' WHERE final_state = 'SUCCEEDED'");
     attacks.add("UPDATE receipts SET error_message = 'rewritten'");
-    attacks.add("UPDATE " + (sqlite ? "evidence_references" : "confirmation_evidence") + " SET confirmation_digest = '"
-        + "0".repeat(64) + "'");
+    attacks.add("UPDATE evidence_references SET confirmation_digest = '" + "0".repeat(64) + "'");
+    // a confirmation shares its reference's row: neither can be erased without the other
+    attacks.add("UPDATE evidence_references SET observed_at = NULL, confirmation_digest = NULL");
     attacks.add("UPDATE authorization_nonces SET nonce = 'fresh-' || nonce");
     attacks.add("DELETE FROM executions");
     attacks.add("DELETE FROM executions WHERE state = 'REFUSED'");
@@ -88,14 +85,12 @@ class RawSqlAttackTest {
     try (JdbcConnectionStore store = World.seed(JdbcConnectionStore.openSqlite(file))) {
       populate(store);
     }
-    List<String> attacks = commonAttacks(true);
-    for (String table : SQLITE_APPEND_ONLY) {
+    List<String> attacks = commonAttacks();
+    for (String table : APPEND_ONLY) {
       attacks.add("INSERT OR REPLACE INTO " + table + " SELECT * FROM " + table);
       attacks.add("REPLACE INTO " + table + " SELECT * FROM " + table);
     }
     attacks.add("INSERT OR REPLACE INTO executions SELECT * FROM executions");
-    // a confirmation shares its reference's row (schema version 8): neither can be erased without the other
-    attacks.add("UPDATE evidence_references SET observed_at = NULL, confirmation_digest = NULL");
     // the history in the row (schema version 7): only the store's exact append passes
     attacks.add("UPDATE executions SET history = json_remove(history, '$[#-1]')");
     attacks.add("UPDATE executions SET history = NULL");
@@ -114,8 +109,8 @@ class RawSqlAttackTest {
       try (JdbcConnectionStore store = World.seed(Pg.store(schema))) {
         populate(store);
       }
-      List<String> attacks = commonAttacks(false);
-      for (String table : POSTGRES_APPEND_ONLY) {
+      List<String> attacks = commonAttacks();
+      for (String table : APPEND_ONLY) {
         attacks.add("TRUNCATE " + table);
         attacks.add("TRUNCATE " + table + " CASCADE");
       }
@@ -173,12 +168,9 @@ class RawSqlAttackTest {
     assertThat(accepted).isEmpty();
   }
 
-  /** Every row of every table the attacks aim at ({@code executions} and the append-only tables of the dialect). */
   static String fingerprint(Connection raw) throws SQLException {
     StringBuilder all = new StringBuilder();
-    List<String> tables = new ArrayList<>(List.of("executions"));
-    tables.addAll(appendOnly(raw.getMetaData().getDatabaseProductName().equals("SQLite")));
-    for (String table : tables) {
+    for (String table : TABLES) {
       try (Statement statement = raw.createStatement();
           ResultSet rows = statement.executeQuery("SELECT * FROM " + table)) {
         ResultSetMetaData meta = rows.getMetaData();

@@ -27,9 +27,9 @@ import java.util.function.Supplier;
 /**
  * The effect executions and everything appended to them: {@code executions} (the current state, advanced by
  * compare-and-set), its history (every snapshot it had, a JSON array in the row: on SQLite appended by the very
- * statement that changes the state, on PostgreSQL by the schema's trigger), receipts, evidence references and
- * confirmation evidence. The two writes on the dispatch path are one method each, one
- * transaction each: {@link #claim} (nonce, execution and its snapshot chain) and {@link #commitOutcome} (evidence,
+ * statement that changes the state, on PostgreSQL by the schema's trigger), receipts and evidence references (a
+ * confirmation in its reference's row). The two writes on the dispatch path are one method each, one transaction
+ * each: {@link #claim} (nonce, execution and its snapshot chain) and {@link #commitOutcome} (evidence,
  * the state's compare-and-set and the receipt). On PostgreSQL each is one call of a schema function
  * ({@code zeocore_claim}, {@code zeocore_commit_outcome}: the same statements in the same order, one round trip); on
  * SQLite, in process, the statements are sent one by one.
@@ -82,7 +82,9 @@ final class ExecutionRecords {
   private final String selectHistory;
   private final String insertReceipt;
   private final String selectReceipts;
-  private final EvidenceStatements evidenceSql;
+  private final String insertEvidence;
+  private final String selectEvidenceReferences;
+  private final String selectConfirmationEvidence;
 
   ExecutionRecords(StoreDatabase database, Tables tables, NonceRecords nonces, Supplier<UUID> evidenceIds) {
     this.database = database;
@@ -90,6 +92,7 @@ final class ExecutionRecords {
     this.evidenceIds = evidenceIds;
     String executions = tables.qualify("executions");
     String receipts = tables.qualify("receipts");
+    String evidence = tables.qualify("evidence_references");
 
     SqlDialect sql = tables.sql();
     // the history's value and append name the snapshot's own parameters by number (state, updated_at, completed_at:
@@ -111,13 +114,23 @@ final class ExecutionRecords {
         + " WHERE organization_id = ? AND connection_id = ? AND connector_revision = ? AND operation_id = ?"
         + " AND idempotency_key = ? AND holds_identity = 1";
     selectHistory = sql.selectHistory(tables, aliased("e", IDENTITY_COLUMNS));
-    String receiptSequence = sql.nextReceiptSequence(receipts);
+    String receiptSequence = sql.nextSequenceInExecution(receipts);
     insertReceipt = "INSERT INTO " + receipts + " (" + RECEIPT_COLUMNS
         + (receiptSequence == null ? "" : ", sequence") + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?"
         + (receiptSequence == null ? "" : ", " + receiptSequence) + ")";
     selectReceipts = "SELECT " + RECEIPT_COLUMNS + " FROM " + receipts
         + " WHERE organization_id = ? AND execution_id = ? ORDER BY sequence";
-    evidenceSql = sql.evidenceStatements(tables);
+    // an evidence reference and its confirmation are one row (SQLite schema version 8, PostgreSQL version 7): the
+    // confirmation's two columns are both set, or both null for a bare reference
+    String evidenceSequence = sql.nextSequenceInExecution(evidence);
+    insertEvidence = "INSERT INTO " + evidence + " (organization_id, execution_id, evidence_ref, observed_at,"
+        + " confirmation_digest" + (evidenceSequence == null ? "" : ", sequence") + ") VALUES (?, ?, ?, ?, ?"
+        + (evidenceSequence == null ? "" : ", " + evidenceSequence) + ")";
+    selectEvidenceReferences = "SELECT evidence_ref FROM " + evidence
+        + " WHERE organization_id = ? AND execution_id = ? ORDER BY sequence";
+    selectConfirmationEvidence = "SELECT organization_id, execution_id, evidence_ref, observed_at,"
+        + " confirmation_digest FROM " + evidence
+        + " WHERE organization_id = ? AND evidence_ref = ? AND confirmation_digest IS NOT NULL";
     byFunction = sql.commitsEffectsByFunction();
     callClaim = "SELECT " + tables.qualify("zeocore_claim") + "(" + parameters(15) + ")";
     callCommitOutcome = "SELECT " + tables.qualify("zeocore_commit_outcome") + "(" + parameters(28) + ")";
@@ -430,14 +443,12 @@ final class ExecutionRecords {
 
   void saveEvidenceReference(OrganizationId organizationId, ExecutionId executionId,
       ConfirmationEvidenceRef evidenceRef) {
-    Object[] reference = evidenceSql.referenceCarriesConfirmation()
-        ? new Object[] {organizationId.value(), executionId.value(), evidenceRef.value(), null, null}
-        : new Object[] {organizationId.value(), executionId.value(), evidenceRef.value()};
-    database.write("saving the evidence reference failed", s -> s.update(evidenceSql.insertReference(), reference));
+    database.write("saving the evidence reference failed", s -> s.update(insertEvidence, organizationId.value(),
+        executionId.value(), evidenceRef.value(), null, null));
   }
 
   List<ConfirmationEvidenceRef> evidenceReferences(OrganizationId organizationId, ExecutionId executionId) {
-    return database.read("reading evidence references failed", s -> s.list(evidenceSql.selectReferences(),
+    return database.read("reading evidence references failed", s -> s.list(selectEvidenceReferences,
         row -> new ConfirmationEvidenceRef(row.getString(1)), organizationId.value(), executionId.value()));
   }
 
@@ -462,7 +473,7 @@ final class ExecutionRecords {
   Optional<ConfirmationEvidence> confirmationEvidence(OrganizationId organizationId,
       ConfirmationEvidenceRef evidenceRef) {
     return Optional.ofNullable(database.read("reading confirmation evidence failed", s -> s.first(
-        evidenceSql.selectConfirmation(),
+        selectConfirmationEvidence,
         row -> new ConfirmationEvidence(new ConfirmationEvidenceRef(row.getString("evidence_ref")),
             new OrganizationId(row.getString("organization_id")), new ExecutionId(row.getString("execution_id")),
             Micros.read(row, "observed_at"), row.getString("confirmation_digest")),
@@ -542,16 +553,10 @@ final class ExecutionRecords {
         receipt.reconciliationAttemptEvidence());
   }
 
-  /** The reference and its confirmation: one row on SQLite, a row in each of two tables on PostgreSQL. */
+  /** The reference and its confirmation, one row. */
   private void insertEvidence(SqlSession s, ConfirmationEvidence evidence) throws SQLException {
-    Object[] confirmation = {evidence.organizationId().value(), evidence.executionId().value(),
-        evidence.evidenceRef().value(), Micros.of(evidence.observedAt()), evidence.confirmationDigest()};
-    if (evidenceSql.referenceCarriesConfirmation()) {
-      s.update(evidenceSql.insertReference(), confirmation);
-      return;
-    }
-    s.update(evidenceSql.insertReference(), confirmation[0], confirmation[1], confirmation[2]);
-    s.update(evidenceSql.insertConfirmation(), confirmation);
+    s.update(insertEvidence, evidence.organizationId().value(), evidence.executionId().value(),
+        evidence.evidenceRef().value(), Micros.of(evidence.observedAt()), evidence.confirmationDigest());
   }
 
   // ---------------------------------------------------------------------------------------------------------------

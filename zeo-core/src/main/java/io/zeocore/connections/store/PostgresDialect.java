@@ -47,7 +47,6 @@ final class PostgresDialect implements SqlDialect {
       Map.entry("authorization_nonces_pkey", "authorization nonce was already used"),
       Map.entry("evidence_references_ref_once", "evidence reference already exists"),
       Map.entry("evidence_references_execution_ref", "evidence reference already exists"),
-      Map.entry("confirmation_evidence_pkey", "evidence reference already exists"),
       Map.entry("receipts_recorded_at_once", "receipt timestamp already exists"),
       Map.entry("receipts_one_outcome", "outcome receipt already exists"),
       Map.entry("receipts_one_ambiguity", "ambiguity receipt already exists"),
@@ -172,22 +171,8 @@ final class PostgresDialect implements SqlDialect {
   }
 
   @Override
-  public @Nullable String nextReceiptSequence(String receiptsTable) {
-    return null; // bigserial
-  }
-
-  /** A reference in {@code evidence_references} (numbered by its {@code bigserial}), its confirmation beside it. */
-  @Override
-  public EvidenceStatements evidenceStatements(Tables tables) {
-    String references = tables.qualify("evidence_references");
-    String confirmations = tables.qualify("confirmation_evidence");
-    return new EvidenceStatements(
-        "INSERT INTO " + references + " (organization_id, execution_id, evidence_ref) VALUES (?, ?, ?)",
-        "INSERT INTO " + confirmations + " (organization_id, execution_id, evidence_ref, observed_at,"
-            + " confirmation_digest) VALUES (?, ?, ?, ?, ?)",
-        "SELECT evidence_ref FROM " + references + " WHERE organization_id = ? AND execution_id = ? ORDER BY sequence",
-        "SELECT organization_id, execution_id, evidence_ref, observed_at, confirmation_digest FROM " + confirmations
-            + " WHERE organization_id = ? AND evidence_ref = ?");
+  public @Nullable String nextSequenceInExecution(String table) {
+    return null; // an identity column
   }
 
   @Override

@@ -104,16 +104,14 @@ sealed interface SqlDialect permits SqliteDialect, PostgresDialect {
   boolean commitsEffectsByFunction();
 
   /**
-   * The value of {@code sequence} for a new receipt, as an SQL expression over the insert's first two parameters
-   * ({@code ?1} the organization, {@code ?2} the execution), or {@code null} when the column numbers itself.
-   * PostgreSQL draws it from the column's own sequence; SQLite (schema version 5) keys receipts by execution and
-   * numbers each execution's receipts from 1, so the insert takes the next number within the execution (one
-   * transaction writes at a time there, so two inserts never take the same number).
+   * The value of {@code sequence} for a new row of {@code table} ({@code receipts} or {@code evidence_references}), as
+   * an SQL expression over the insert's first two parameters ({@code ?1} the organization, {@code ?2} the execution),
+   * or {@code null} when the column numbers itself. PostgreSQL draws it from the column's own identity sequence;
+   * SQLite keys both tables by execution (receipts from schema version 5, evidence from version 8) and numbers each
+   * execution's rows from 1, so the insert takes the next number within the execution (one transaction writes at a
+   * time there, so two inserts never take the same number).
    */
-  @Nullable String nextReceiptSequence(String receiptsTable);
-
-  /** How evidence references and confirmation evidence are written and read in {@code tables}. */
-  EvidenceStatements evidenceStatements(Tables tables);
+  @Nullable String nextSequenceInExecution(String table);
 
   // ---------------------------------------------------------------------------------------------------------------
   // Write transactions (see Transactions#inTransaction for the bracket)

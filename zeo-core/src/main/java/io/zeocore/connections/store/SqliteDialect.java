@@ -125,24 +125,9 @@ final class SqliteDialect implements SqlDialect {
   }
 
   @Override
-  public String nextReceiptSequence(String receiptsTable) {
-    return "(SELECT coalesce(max(sequence), 0) + 1 FROM " + receiptsTable
+  public String nextSequenceInExecution(String table) {
+    return "(SELECT coalesce(max(sequence), 0) + 1 FROM " + table
         + " WHERE organization_id = ?1 AND execution_id = ?2)";
-  }
-
-  /**
-   * Schema version 8: a reference and its confirmation are one row of {@code evidence_references}, numbered within
-   * its execution from 1 (one transaction writes at a time, so two inserts never take the same number).
-   */
-  @Override
-  public EvidenceStatements evidenceStatements(Tables tables) {
-    String evidence = tables.qualify("evidence_references");
-    return new EvidenceStatements("INSERT INTO " + evidence + " (organization_id, execution_id, evidence_ref,"
-        + " sequence, observed_at, confirmation_digest) VALUES (?1, ?2, ?3, (SELECT coalesce(max(sequence), 0) + 1"
-        + " FROM " + evidence + " WHERE organization_id = ?1 AND execution_id = ?2), ?4, ?5)", null,
-        "SELECT evidence_ref FROM " + evidence + " WHERE organization_id = ? AND execution_id = ? ORDER BY sequence",
-        "SELECT organization_id, execution_id, evidence_ref, observed_at, confirmation_digest FROM " + evidence
-            + " WHERE organization_id = ? AND evidence_ref = ? AND confirmation_digest IS NOT NULL");
   }
 
   @Override

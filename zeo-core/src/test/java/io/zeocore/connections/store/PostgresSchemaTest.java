@@ -18,13 +18,18 @@ import static io.zeocore.connections.store.RawSchemaSql.strings;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.zeocore.connections.contract.ConfirmationEvidence;
+import io.zeocore.connections.contract.ConfirmationEvidenceRef;
 import io.zeocore.connections.contract.EffectExecution;
+import io.zeocore.connections.contract.EffectReceipt;
 import io.zeocore.connections.contract.EffectState;
 import io.zeocore.connections.contract.ExecutionId;
 import io.zeocore.connections.contract.OrganizationId;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
@@ -47,19 +52,18 @@ class PostgresSchemaTest {
       List<String> tables = strings(raw, "SELECT tablename FROM pg_tables WHERE schemaname = '" + schema.name()
           + "' ORDER BY tablename");
       assertThat(tables).containsExactlyInAnyOrder("zeocore_schema_history", "connections", "connector_revisions",
-          "executions", "execution_transitions", "receipts", "evidence_references",
-          "confirmation_evidence", "authorization_nonces", "observations", "observation_receipts", "dispatch_clock",
-          "recovery_leases");
+          "executions", "execution_transitions", "receipts", "evidence_references", "authorization_nonces",
+          "observations", "observation_receipts", "dispatch_clock", "recovery_leases");
       assertThat(strings(raw, "SELECT version FROM " + schema.name() + ".zeocore_schema_history"
-          + " WHERE type = 'SQL' ORDER BY installed_rank")).containsExactly("1", "2", "3", "4", "5", "6");
+          + " WHERE type = 'SQL' ORDER BY installed_rank")).containsExactly("1", "2", "3", "4", "5", "6", "7");
       assertThat(strings(raw, "SELECT table_schema FROM information_schema.tables"
           + " WHERE table_name IN ('flyway_schema_history', 'executions') AND table_schema = '" + schema.name()
           + "'")).containsExactly(schema.name());
     }
     ZeoCoreSchema.Migration again = ZeoCoreSchema.migrate(dataSource, Dialect.POSTGRESQL, schema.name());
     assertThat(again.migrationsExecuted()).isZero();
-    assertThat(again.schemaVersion()).isEqualTo("6");
-    assertThat(ZeoCoreSchema.appliedVersion(dataSource, Dialect.POSTGRESQL, schema.name())).contains("6");
+    assertThat(again.schemaVersion()).isEqualTo("7");
+    assertThat(ZeoCoreSchema.appliedVersion(dataSource, Dialect.POSTGRESQL, schema.name())).contains("7");
     assertThat(ZeoCoreSchema.appliedVersion(dataSource, Dialect.POSTGRESQL, schema.name() + "_never")).isEmpty();
   }
 
@@ -69,7 +73,7 @@ class PostgresSchemaTest {
       DataSource dataSource = PostgresTestSchema.newDataSource();
       assertThat(ZeoCoreSchema.appliedVersion(dataSource, Dialect.POSTGRESQL, fresh.name())).isEmpty();
       ZeoCoreSchema.Migration migration = ZeoCoreSchema.migrate(dataSource, Dialect.POSTGRESQL, fresh.name());
-      assertThat(migration).isEqualTo(new ZeoCoreSchema.Migration(Dialect.POSTGRESQL, "6", 6));
+      assertThat(migration).isEqualTo(new ZeoCoreSchema.Migration(Dialect.POSTGRESQL, "7", 7));
       try (Connection raw = fresh.connect()) {
         exec(raw, "INSERT INTO " + fresh.name() + ".zeocore_schema_history (installed_rank, version, description,"
             + " type, script, checksum, installed_by, execution_time, success) VALUES (99, '99', 'future', 'SQL',"
@@ -134,8 +138,9 @@ class PostgresSchemaTest {
               "INSERT INTO evidence_references (organization_id, execution_id, evidence_ref) VALUES"
                   + " ('org', 'e1', 'ref1') ON CONFLICT (organization_id, evidence_ref)"
                   + " DO UPDATE SET evidence_ref = 'ref2'"),
-          new Case("confirmation_evidence", "evidence is append-only",
-              "INSERT INTO confirmation_evidence VALUES ('org', 'e1', 'ref1', 99, '" + "b".repeat(64) + "')"
+          new Case("evidence_references", "evidence is append-only",
+              "INSERT INTO evidence_references (organization_id, execution_id, evidence_ref, observed_at,"
+                  + " confirmation_digest) VALUES ('org', 'e1', 'ref1', 99, '" + "b".repeat(64) + "')"
                   + " ON CONFLICT (organization_id, evidence_ref)"
                   + " DO UPDATE SET confirmation_digest = excluded.confirmation_digest"),
           new Case("authorization_nonces", "authorization nonces are append-only",
@@ -207,16 +212,13 @@ class PostgresSchemaTest {
   @Test
   void version6CopiesEveryHistoryRowOfAVersion5DatabaseIntoItsExecutionInOrder() throws Exception {
     try (PostgresTestSchema old = PostgresTestSchema.unmigrated()) {
-      DataSource dataSource = PostgresTestSchema.newDataSource();
-      org.flywaydb.core.Flyway.configure(getClass().getClassLoader()).dataSource(dataSource)
-          .table(ZeoCoreSchema.HISTORY_TABLE).locations(Dialect.POSTGRESQL.migrationLocation()).schemas(old.name())
-          .defaultSchema(old.name()).createSchemas(true).target("5").load().migrate();
+      DataSource dataSource = migratedUpTo(old, "5");
       try (Connection raw = old.connect()) {
         exec(raw, "SET search_path = " + old.name());
         interleavedToAmbiguity(raw);
         advance(raw, "e1", "AMBIGUOUS", "FAILED_SAFE", 16, 16L);
       }
-      assertThat(ZeoCoreSchema.migrate(dataSource, Dialect.POSTGRESQL, old.name()).migrationsExecuted()).isEqualTo(1);
+      assertThat(ZeoCoreSchema.migrate(dataSource, Dialect.POSTGRESQL, old.name()).migrationsExecuted()).isEqualTo(2);
       try (JdbcConnectionStore store = JdbcConnectionStore.builder().dataSource(dataSource, Dialect.POSTGRESQL)
           .schema(old.name()).build()) {
         OrganizationId org = new OrganizationId("org");
@@ -239,6 +241,60 @@ class PostgresSchemaTest {
             .containsExactly("6 [\"SUCCEEDED\", 20, 20]");
       }
     }
+  }
+
+  @Test
+  void version7PutsEveryConfirmationOfAVersion6DatabaseIntoItsReferencesRow() throws Exception {
+    String digest = "b".repeat(64);
+    String confirmed = "zeo-evidence:v1:aaaaaaaa-0000-4000-8000-000000000000";
+    String bare = "zeo-evidence:v1:bbbbbbbb-0000-4000-8000-000000000000";
+    try (PostgresTestSchema old = PostgresTestSchema.unmigrated()) {
+      DataSource dataSource = migratedUpTo(old, "6");
+      try (Connection raw = old.connect()) {
+        exec(raw, "SET search_path = " + old.name());
+        insertExecution(raw, "e1", "k1", 1);
+        exec(raw, "INSERT INTO evidence_references (organization_id, execution_id, evidence_ref) VALUES"
+            + " ('org', 'e1', '" + bare + "'), ('org', 'e1', '" + confirmed + "')");
+        exec(raw, "INSERT INTO confirmation_evidence VALUES ('org', 'e1', '" + confirmed + "', 20, '" + digest + "')");
+        advanceToPrepared(raw, "e1");
+        advance(raw, "e1", "PREPARED", "DISPATCH_STARTED", 13);
+        advance(raw, "e1", "DISPATCH_STARTED", "SUCCEEDED", 21, 21L);
+        exec(raw, "INSERT INTO receipts (organization_id, execution_id, connection_id, final_state, recorded_at,"
+            + " dispatch_started_at, confirmation_evidence_ref) VALUES ('org', 'e1', 'c1', 'SUCCEEDED', 21, 13, '"
+            + confirmed + "')");
+      }
+      assertThat(ZeoCoreSchema.migrate(dataSource, Dialect.POSTGRESQL, old.name()).migrationsExecuted()).isEqualTo(1);
+      try (JdbcConnectionStore store = JdbcConnectionStore.builder().dataSource(dataSource, Dialect.POSTGRESQL)
+          .schema(old.name()).build()) {
+        OrganizationId org = new OrganizationId("org");
+        ExecutionId execution = new ExecutionId("e1");
+        assertThat(store.getEvidenceReferencesForExecution(org, execution))
+            .containsExactly(new ConfirmationEvidenceRef(bare), new ConfirmationEvidenceRef(confirmed));
+        assertThat(store.getConfirmationEvidence(org, new ConfirmationEvidenceRef(confirmed))).contains(
+            new ConfirmationEvidence(new ConfirmationEvidenceRef(confirmed), org, execution,
+                Instant.EPOCH.plus(20, ChronoUnit.MICROS), digest));
+        assertThat(store.getConfirmationEvidence(org, new ConfirmationEvidenceRef(bare))).as("a bare reference")
+            .isEmpty();
+        assertThat(store.getReceiptsForExecution(org, execution)).singleElement()
+            .extracting(EffectReceipt::confirmationEvidenceRef).isEqualTo(new ConfirmationEvidenceRef(confirmed));
+      }
+      try (Connection raw = old.connect()) {
+        assertThat(strings(raw, "SELECT tablename FROM pg_tables WHERE schemaname = '" + old.name()
+            + "' AND tablename = 'confirmation_evidence'")).as("copied into the references' rows, then dropped")
+            .isEmpty();
+        assertRefused(raw, "UPDATE " + old.name() + ".evidence_references SET observed_at = NULL,"
+            + " confirmation_digest = NULL", "evidence is append-only");
+      }
+    }
+  }
+
+  /** A data source on {@code schema}, migrated by Flyway up to {@code version} of the shipped scripts only. */
+  private DataSource migratedUpTo(PostgresTestSchema schema, String version) {
+    DataSource dataSource = PostgresTestSchema.newDataSource();
+    org.flywaydb.core.Flyway.configure(getClass().getClassLoader()).dataSource(dataSource)
+        .table(ZeoCoreSchema.HISTORY_TABLE).locations(Dialect.POSTGRESQL.migrationLocation()).schemas(schema.name())
+        .defaultSchema(schema.name()).createSchemas(true).target(version).load().migrate();
+    return dataSource;
   }
 
   @Test
@@ -287,10 +343,13 @@ class PostgresSchemaTest {
           + " ('org', 'e1', 'ref1')");
       assertRefused(raw, "INSERT INTO evidence_references (organization_id, execution_id, evidence_ref) VALUES"
           + " ('org', 'e9', 'ref9')", "execution does not exist in organization");
-      assertRefused(raw, "INSERT INTO confirmation_evidence VALUES ('org', 'e1', 'ref9', 10, '" + "a".repeat(64)
-          + "')", "lacks its evidence reference");
-      assertRefused(raw, "INSERT INTO confirmation_evidence VALUES ('org', 'e1', 'ref1', 10, 'not-a-digest')",
-          "confirmation_digest");
+      assertRefused(raw, "INSERT INTO evidence_references (organization_id, execution_id, evidence_ref,"
+          + " observed_at, confirmation_digest) VALUES ('org', 'e1', 'ref2', 10, 'not-a-digest')",
+          "evidence_references_digest");
+      assertRefused(raw, "INSERT INTO evidence_references (organization_id, execution_id, evidence_ref,"
+          + " observed_at) VALUES ('org', 'e1', 'ref2', 10)", "evidence_references_confirmation");
+      assertRefused(raw, "UPDATE evidence_references SET observed_at = 10, confirmation_digest = '" + "a".repeat(64)
+          + "' WHERE evidence_ref = 'ref1'", "evidence is append-only");
       advance(raw, "e1", "AMBIGUOUS", "FAILED_SAFE", 16, 16L);
       assertRefused(raw, receipt("e1", "c1", "FAILED_SAFE", 16, 13L),
           "resolving receipt does not reference persisted ambiguity");

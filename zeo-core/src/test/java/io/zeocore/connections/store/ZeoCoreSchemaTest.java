@@ -310,7 +310,7 @@ class ZeoCoreSchemaTest {
       }
     }
     assertThat(ZeoCoreSchema.latestVersion(Dialect.SQLITE)).isEqualTo("8");
-    assertThat(ZeoCoreSchema.latestVersion(Dialect.POSTGRESQL)).isEqualTo("6");
+    assertThat(ZeoCoreSchema.latestVersion(Dialect.POSTGRESQL)).isEqualTo("7");
   }
 
   @Test
