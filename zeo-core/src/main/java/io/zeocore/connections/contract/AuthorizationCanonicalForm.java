@@ -4,11 +4,13 @@ import io.zeocore.internal.ContractRules;
 import io.zeocore.internal.ShortestDecimal;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The canonical JSON of an {@link EffectAuthorization}, the exact bytes that are signed and digested: byte-exact
@@ -18,6 +20,11 @@ import tools.jackson.databind.node.ObjectNode;
  * {@code {"value":"..."}}, instants as ISO-8601 UTC with exactly six fractional digits, e.g.
  * {@code 2026-01-02T03:04:05.000000Z}, {@code approval_refs} as an array, always present), canonicalized by
  * {@link #canonicalize(JsonNode)}. The result does not depend on the order in which fields were set.
+ *
+ * <p>The bytes are written straight from the record's fields, without building that JSON: the members in their
+ * canonical order (sorted by name), strings escaped as {@link #canonicalize(JsonNode)} escapes them, instants as the
+ * contract mapper writes them. They equal {@code canonicalize(ContractJson.mapper().valueToTree(authorization))}
+ * byte for byte, with {@code signature} removed from the tree for {@link #signingPayload}.
  *
  * <p>{@link #signingPayload} omits {@code signature} (what the issuer signs); {@link #document} includes it (what the
  * authorization digest covers).
@@ -30,14 +37,12 @@ public final class AuthorizationCanonicalForm {
 
   /** Canonical UTF-8 JSON of every field except {@code signature}. */
   public static byte[] signingPayload(EffectAuthorization authorization) {
-    ObjectNode tree = tree(authorization);
-    tree.remove("signature");
-    return canonicalize(tree);
+    return write(authorization, false);
   }
 
   /** Canonical UTF-8 JSON of every field, {@code signature} included. */
   public static byte[] document(EffectAuthorization authorization) {
-    return canonicalize(tree(authorization));
+    return write(authorization, true);
   }
 
   /**
@@ -67,9 +72,118 @@ public final class AuthorizationCanonicalForm {
     return out.toString().getBytes(StandardCharsets.UTF_8); // exact: lone surrogates were refused
   }
 
-  private static ObjectNode tree(EffectAuthorization authorization) {
+  /**
+   * The members of an authorization's contract JSON, one per record component, each with its wire name. This is the
+   * one place that pairs a field with its name; {@link #CANONICAL_ORDER} is computed from the names.
+   */
+  private enum Member {
+    AUTHORIZATION_ID("authorization_id"),
+    ORGANIZATION_ID("organization_id"),
+    SEAT_ID("seat_id"),
+    RUNTIME_BINDING_ID("runtime_binding_id"),
+    PACKET_ID("packet_id"),
+    ATTEMPT_ID("attempt_id"),
+    CONNECTION_ID("connection_id"),
+    CONNECTOR_REVISION("connector_revision"),
+    OPERATION_ID("operation_id"),
+    ARGUMENT_DIGEST("argument_digest"),
+    IDEMPOTENCY_KEY("idempotency_key"),
+    APPROVAL_REFS("approval_refs"),
+    ISSUED_AT("issued_at"),
+    EXPIRES_AT("expires_at"),
+    NONCE("nonce"),
+    AUDIENCE("audience"),
+    ISSUER("issuer"),
+    SIGNATURE("signature");
+
+    /** The canonical order: by the UTF-16 code units of the names ({@link String#compareTo}), as objects are sorted. */
+    static final Member[] CANONICAL_ORDER = canonicalOrder();
+
+    /** The snake_case name the contract JSON uses. */
+    final String name;
+
+    /** The name as a canonical JSON string followed by the colon: what precedes the value. */
+    final String prefix;
+
+    Member(String name) {
+      this.name = name;
+      StringBuilder prefix = new StringBuilder(name.length() + 3);
+      string(name, prefix);
+      this.prefix = prefix.append(':').toString();
+    }
+
+    private static Member[] canonicalOrder() {
+      Member[] members = values();
+      Arrays.sort(members, Comparator.comparing(member -> member.name));
+      return members;
+    }
+  }
+
+  /** The canonical UTF-8 JSON object of {@code authorization}'s members, {@code signature} only when asked. */
+  private static byte[] write(EffectAuthorization authorization, boolean withSignature) {
     ContractRules.required(authorization, "authorization");
-    return (ObjectNode) ContractJson.mapper().valueToTree(authorization);
+    StringBuilder out = new StringBuilder(768);
+    out.append('{');
+    boolean first = true;
+    for (Member member : Member.CANONICAL_ORDER) {
+      if (member == Member.SIGNATURE && !withSignature) {
+        continue;
+      }
+      if (!first) {
+        out.append(',');
+      }
+      first = false;
+      out.append(member.prefix);
+      switch (member) {
+        case AUTHORIZATION_ID -> identifier(authorization.authorizationId().value(), out);
+        case ORGANIZATION_ID -> identifier(authorization.organizationId().value(), out);
+        case SEAT_ID -> string(authorization.seatId(), out);
+        case RUNTIME_BINDING_ID -> string(authorization.runtimeBindingId(), out);
+        case PACKET_ID -> string(authorization.packetId(), out);
+        case ATTEMPT_ID -> string(authorization.attemptId(), out);
+        case CONNECTION_ID -> identifier(authorization.connectionId().value(), out);
+        case CONNECTOR_REVISION -> identifier(authorization.connectorRevision().value(), out);
+        case OPERATION_ID -> identifier(authorization.operationId().value(), out);
+        case ARGUMENT_DIGEST -> string(authorization.argumentDigest(), out);
+        case IDEMPOTENCY_KEY -> identifier(authorization.idempotencyKey().value(), out);
+        case APPROVAL_REFS -> strings(authorization.approvalRefs(), out);
+        case ISSUED_AT -> instant(authorization.issuedAt(), out);
+        case EXPIRES_AT -> instant(authorization.expiresAt(), out);
+        case NONCE -> string(authorization.nonce(), out);
+        case AUDIENCE -> string(authorization.audience(), out);
+        case ISSUER -> string(authorization.issuer(), out);
+        case SIGNATURE -> string(authorization.signature(), out);
+        default -> throw new IllegalStateException("no writer for " + member);
+      }
+    }
+    out.append('}');
+    return out.toString().getBytes(StandardCharsets.UTF_8); // exact: lone surrogates were refused
+  }
+
+  /** An identifier's contract JSON, {@code {"value":"..."}}: a one-member object, already canonical. */
+  private static void identifier(String value, StringBuilder out) {
+    out.append("{\"value\":");
+    string(value, out);
+    out.append('}');
+  }
+
+  /** A JSON array of strings, in list order. */
+  private static void strings(List<String> values, StringBuilder out) {
+    out.append('[');
+    for (int i = 0; i < values.size(); i++) {
+      if (i > 0) {
+        out.append(',');
+      }
+      string(values.get(i), out);
+    }
+    out.append(']');
+  }
+
+  /** An instant as the contract mapper writes it; its characters never need escaping. */
+  private static void instant(Instant instant, StringBuilder out) {
+    out.append('"');
+    InstantJson.appendTo(instant, out);
+    out.append('"');
   }
 
   private static void write(JsonNode node, StringBuilder out) {
@@ -111,7 +225,13 @@ public final class AuthorizationCanonicalForm {
 
   private static void string(String text, StringBuilder out) {
     out.append('"');
-    for (int i = 0; i < text.length(); i++) {
+    int verbatim = verbatimPrefix(text);
+    if (verbatim == text.length()) {
+      out.append(text).append('"');
+      return;
+    }
+    out.append(text, 0, verbatim);
+    for (int i = verbatim; i < text.length(); i++) {
       char c = text.charAt(i);
       switch (c) {
         case '"' -> out.append("\\\"");
@@ -136,6 +256,21 @@ public final class AuthorizationCanonicalForm {
       }
     }
     out.append('"');
+  }
+
+  /**
+   * The length of {@code text}'s longest prefix that is written as is, in one append: no quote, backslash, control
+   * character below U+0020 or surrogate. (A surrogate pair is written as is too, but a lone surrogate is refused, so
+   * surrogates are left to the character-by-character loop.)
+   */
+  private static int verbatimPrefix(String text) {
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (c < 0x20 || c == '"' || c == '\\' || Character.isSurrogate(c)) {
+        return i;
+      }
+    }
+    return text.length();
   }
 
   /** ECMAScript's {@code Number.prototype.toString(d)}, as RFC 8785 section 3.2.2.3 requires. */
