@@ -168,15 +168,17 @@ final class RawSchemaSql {
 
   /**
    * One row in each append-only table of the effect side: execution {@code e1} refused at 11 with its receipt, nonce
-   * {@code n1}, evidence reference {@code ref1} with its confirmation (one row: SQLite schema version 8, PostgreSQL version 7), connector revision {@code r1} (document
-   * {@code {}}). The receipt is numbered on SQLite ({@link #numberedReceipt}).
+   * {@code n1}, evidence reference {@code ref1} with its confirmation (one row: SQLite schema version 8, PostgreSQL
+   * version 7), connector revision {@code r1} (document {@code {}}). The receipt and the reference are numbered on
+   * SQLite ({@link #numberedReceipt}).
    */
   static void insertAppendOnlyRows(Connection raw, Dialect dialect) throws SQLException {
     insertExecution(raw, "e1", "k1", 1);
     exec(raw, "INSERT INTO authorization_nonces VALUES ('org', 'n1', 10)");
+    boolean sqlite = dialect == Dialect.SQLITE;
     exec(raw, "INSERT INTO evidence_references (organization_id, execution_id, evidence_ref, observed_at,"
-        + " confirmation_digest" + (dialect == Dialect.SQLITE ? ", sequence" : "") + ") VALUES ('org', 'e1', 'ref1', 10,"
-        + " '" + "a".repeat(64) + "'" + (dialect == Dialect.SQLITE ? ", 1" : "") + ")");
+        + " confirmation_digest" + (sqlite ? ", sequence" : "") + ") VALUES ('org', 'e1', 'ref1', 10, '"
+        + "a".repeat(64) + "'" + (sqlite ? ", 1" : "") + ")");
     exec(raw, "INSERT INTO connector_revisions VALUES ('org', 'r1', '{}')");
     advance(raw, "e1", "CREATED", "REFUSED", 11, 11L);
     String receipt = "INSERT INTO receipts (organization_id, execution_id, connection_id, final_state, error_code,"

@@ -499,7 +499,8 @@ class ZeoCoreSchemaTest {
       assertThat(strings(raw, "SELECT evidence_ref || ':' || sequence || ':' || coalesce(confirmation_digest, '-')"
           + " FROM evidence_references ORDER BY execution_id, sequence"))
           .containsExactly("bare:1:-", "confirmed:2:" + digest);
-      assertThat(strings(raw, "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'evidence_references'"))
+      assertThat(strings(raw, "SELECT name FROM sqlite_master WHERE type = 'index'"
+          + " AND tbl_name = 'evidence_references'"))
           .as("the key and one index: two b-trees").containsExactly("evidence_references_ref_once");
     }
   }
@@ -520,52 +521,96 @@ class ZeoCoreSchemaTest {
         + observedAt + ", " + digest + ")";
   }
 
+  private static final String REF_A = "zeo-evidence:v1:aaaaaaaa-0000-4000-8000-000000000000";
+  private static final String REF_B = "zeo-evidence:v1:bbbbbbbb-0000-4000-8000-000000000000";
+  private static final String REF_X = "zeo-evidence:v1:eeeeeeee-0000-4000-8000-000000000000";
+  private static final String REF_Y = "zeo-evidence:v1:ffffffff-0000-4000-8000-000000000000";
+  private static final String DIGEST_B = "b".repeat(64);
+
   @Test
   void version8KeepsEveryEvidenceReferenceWithItsConfirmationAndTheReceiptsThatNameThem() throws Exception {
-    Path old = databaseAtVersion("7");
-    String digest = "b".repeat(64);
-    try (Connection raw = DriverManager.getConnection("jdbc:sqlite:" + old)) {
-      exec(raw, "PRAGMA foreign_keys = ON");
-      exec(raw, "PRAGMA recursive_triggers = ON");
-      insertExecution(raw, "e1", "k1", 1);
-      insertExecution(raw, "e2", "k2", 1);
-      // interleaved, so that the version-7 rowids alternate between the two executions
-      for (String[] reference : new String[][] {{"e1", "zeo-evidence:v1:bbbbbbbb-0000-4000-8000-000000000000"}, {"e2", "zeo-evidence:v1:ffffffff-0000-4000-8000-000000000000"}, {"e1", "zeo-evidence:v1:aaaaaaaa-0000-4000-8000-000000000000"}, {"e2", "zeo-evidence:v1:eeeeeeee-0000-4000-8000-000000000000"}}) {
-        exec(raw, "INSERT INTO evidence_references (organization_id, execution_id, evidence_ref) VALUES ('org', '"
-            + reference[0] + "', '" + reference[1] + "')");
-      }
-      exec(raw, "INSERT INTO confirmation_evidence VALUES ('org', 'e1', 'zeo-evidence:v1:aaaaaaaa-0000-4000-8000-000000000000', 20, '" + digest + "')");
-      advanceToPrepared(raw, "e1");
-      startDispatch(raw, "e1");
-      advance(raw, "e1", "DISPATCH_STARTED", "SUCCEEDED", 21, 21L);
-      exec(raw, "INSERT INTO receipts (organization_id, execution_id, sequence, connection_id, final_state,"
-          + " recorded_at, dispatch_started_at, confirmation_evidence_ref) VALUES ('org', 'e1', 1, 'c1', 'SUCCEEDED',"
-          + " 21, 13, 'zeo-evidence:v1:aaaaaaaa-0000-4000-8000-000000000000')");
-    }
+    Path old = populatedVersion7();
 
     try (JdbcConnectionStore store = JdbcConnectionStore.openSqlite(old)) {
       assertThat(store.info().schemaVersion()).isEqualTo("8");
       OrganizationId org = new OrganizationId("org");
       assertThat(store.getEvidenceReferencesForExecution(org, new ExecutionId("e1"))).as("in the order recorded")
-          .containsExactly(new ConfirmationEvidenceRef("zeo-evidence:v1:bbbbbbbb-0000-4000-8000-000000000000"), new ConfirmationEvidenceRef("zeo-evidence:v1:aaaaaaaa-0000-4000-8000-000000000000"));
+          .containsExactly(new ConfirmationEvidenceRef(REF_B), new ConfirmationEvidenceRef(REF_A));
       assertThat(store.getEvidenceReferencesForExecution(org, new ExecutionId("e2")))
-          .containsExactly(new ConfirmationEvidenceRef("zeo-evidence:v1:ffffffff-0000-4000-8000-000000000000"), new ConfirmationEvidenceRef("zeo-evidence:v1:eeeeeeee-0000-4000-8000-000000000000"));
-      assertThat(store.getConfirmationEvidence(org, new ConfirmationEvidenceRef("zeo-evidence:v1:aaaaaaaa-0000-4000-8000-000000000000"))).contains(
-          new ConfirmationEvidence(new ConfirmationEvidenceRef("zeo-evidence:v1:aaaaaaaa-0000-4000-8000-000000000000"), org, new ExecutionId("e1"),
-              Instant.EPOCH.plus(20, ChronoUnit.MICROS), digest));
-      assertThat(store.getConfirmationEvidence(org, new ConfirmationEvidenceRef("zeo-evidence:v1:bbbbbbbb-0000-4000-8000-000000000000"))).as("a bare reference")
+          .containsExactly(new ConfirmationEvidenceRef(REF_Y), new ConfirmationEvidenceRef(REF_X));
+      assertThat(store.getConfirmationEvidence(org, new ConfirmationEvidenceRef(REF_A))).contains(
+          new ConfirmationEvidence(new ConfirmationEvidenceRef(REF_A), org, new ExecutionId("e1"),
+              Instant.EPOCH.plus(20, ChronoUnit.MICROS), DIGEST_B));
+      assertThat(store.getConfirmationEvidence(org, new ConfirmationEvidenceRef(REF_B))).as("a bare reference")
           .isEmpty();
       assertThat(store.getReceiptsForExecution(org, new ExecutionId("e1"))).singleElement()
-          .extracting(EffectReceipt::confirmationEvidenceRef).isEqualTo(new ConfirmationEvidenceRef("zeo-evidence:v1:aaaaaaaa-0000-4000-8000-000000000000"));
+          .extracting(EffectReceipt::confirmationEvidenceRef).isEqualTo(new ConfirmationEvidenceRef(REF_A));
       assertThatThrownBy(() -> store.saveEvidenceReference(org, new ExecutionId("e2"),
-          new ConfirmationEvidenceRef("zeo-evidence:v1:aaaaaaaa-0000-4000-8000-000000000000"))).hasMessage("evidence reference already exists");
+          new ConfirmationEvidenceRef(REF_A))).hasMessage("evidence reference already exists");
     }
     try (Connection raw = DriverManager.getConnection("jdbc:sqlite:" + old)) {
       assertThat(strings(raw, "SELECT name FROM sqlite_master WHERE name = 'confirmation_evidence'")).isEmpty();
       assertThat(strings(raw, "SELECT execution_id || ':' || evidence_ref || ':' || sequence FROM evidence_references"
-          + " ORDER BY execution_id, sequence")).containsExactly("e1:zeo-evidence:v1:bbbbbbbb-0000-4000-8000-000000000000:1", "e1:zeo-evidence:v1:aaaaaaaa-0000-4000-8000-000000000000:2", "e2:zeo-evidence:v1:ffffffff-0000-4000-8000-000000000000:1", "e2:zeo-evidence:v1:eeeeeeee-0000-4000-8000-000000000000:2");
+          + " ORDER BY execution_id, sequence"))
+          .containsExactly("e1:" + REF_B + ":1", "e1:" + REF_A + ":2", "e2:" + REF_Y + ":1", "e2:" + REF_X + ":2");
       assertThat(strings(raw, "SELECT count(*) FROM pragma_foreign_key_check")).containsExactly("0");
     }
+  }
+
+  @Test
+  void version8FailsAtItsCommitAndChangesNothingIfAReceiptWouldLoseItsReference() throws Exception {
+    Path old = populatedVersion7();
+    String script;
+    try (var in = getClass().getResourceAsStream("/db/zeocore/sqlite/V8__evidence_in_one_row.sql")) {
+      script = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+    }
+    // the copy back loses the reference that e1's receipt names
+    String losing = script.replace("FROM evidence_copy;", "FROM evidence_copy WHERE evidence_ref <> '" + REF_A + "';");
+    assertThat(losing).isNotEqualTo(script);
+    try (Connection raw = DriverManager.getConnection("jdbc:sqlite:" + old)) {
+      exec(raw, "PRAGMA foreign_keys = ON");
+      raw.setAutoCommit(false);
+      // one statement at a time: a semicolon that ends a line before the next statement's keyword (or the end)
+      String statements = losing.replaceAll("(?m)^--.*$", "");
+      try (Statement statement = raw.createStatement()) {
+        for (String sql : statements.split(";\\s*\\n(?=\\s*(?:CREATE|INSERT|DROP|PRAGMA|$))")) {
+          if (!sql.isBlank()) {
+            statement.execute(sql);
+          }
+        }
+      }
+      assertThatThrownBy(raw::commit).hasMessageContaining("FOREIGN KEY constraint failed");
+      raw.rollback();
+      raw.setAutoCommit(true);
+      assertThat(strings(raw, "SELECT evidence_ref FROM confirmation_evidence")).containsExactly(REF_A);
+      assertThat(strings(raw, "SELECT count(*) FROM evidence_references")).containsExactly("4");
+    }
+  }
+
+  /**
+   * A version-7 file holding executions e1 (succeeded, its receipt naming the confirmed reference {@link #REF_A}) and
+   * e2, with two references each recorded alternately (so that the version-7 rowids interleave) and one confirmation.
+   */
+  private Path populatedVersion7() throws SQLException {
+    Path old = databaseAtVersion("7");
+    try (Connection raw = DriverManager.getConnection("jdbc:sqlite:" + old)) {
+      exec(raw, "PRAGMA foreign_keys = ON");
+      exec(raw, "PRAGMA recursive_triggers = ON");
+      insertExecution(raw, "e1", "k1", 1);
+      insertExecution(raw, "e2", "k2", 1);
+      for (String[] reference : new String[][] {{"e1", REF_B}, {"e2", REF_Y}, {"e1", REF_A}, {"e2", REF_X}}) {
+        exec(raw, "INSERT INTO evidence_references (organization_id, execution_id, evidence_ref) VALUES ('org', '"
+            + reference[0] + "', '" + reference[1] + "')");
+      }
+      exec(raw, "INSERT INTO confirmation_evidence VALUES ('org', 'e1', '" + REF_A + "', 20, '" + DIGEST_B + "')");
+      advanceToPrepared(raw, "e1");
+      startDispatch(raw, "e1");
+      advance(raw, "e1", "DISPATCH_STARTED", "SUCCEEDED", 21, 21L);
+      exec(raw, "INSERT INTO receipts (organization_id, execution_id, sequence, connection_id, final_state,"
+          + " recorded_at, dispatch_started_at, confirmation_evidence_ref) VALUES ('org', 'e1', 1, 'c1', 'SUCCEEDED',"
+          + " 21, 13, '" + REF_A + "')");
+    }
+    return old;
   }
 
   @Test
