@@ -10,6 +10,7 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
@@ -138,21 +139,15 @@ class AuthorizationCanonicalFormMatchesContractTreeTest {
         StandardCharsets.UTF_8);
   }
 
-  /** The escaping as stated: quote, backslash and controls below U+0020 escaped (short forms first), the rest raw. */
+  /** RFC 8785's short escapes (ECMAScript's {@code JSON.stringify}), as a table. */
+  private static final Map<Character, String> SHORT_ESCAPES = Map.of('"', "\\\"", '\\', "\\\\", '\b', "\\b",
+      '\f', "\\f", '\n', "\\n", '\r', "\\r", '\t', "\\t");
+
+  /** The escaping as stated: the short escapes, other controls below U+0020 as lowercase hex escapes, the rest raw. */
   private static String escapedOneByOne(String text) {
     StringBuilder out = new StringBuilder("\"");
-    for (char c : text.toCharArray()) {
-      switch (c) {
-        case '"' -> out.append("\\\"");
-        case '\\' -> out.append("\\\\");
-        case '\b' -> out.append("\\b");
-        case '\f' -> out.append("\\f");
-        case '\n' -> out.append("\\n");
-        case '\r' -> out.append("\\r");
-        case '\t' -> out.append("\\t");
-        default -> out.append(c < 0x20 ? String.format("\\u%04x", (int) c) : String.valueOf(c));
-      }
-    }
+    text.chars().forEach(c -> out.append(SHORT_ESCAPES.getOrDefault((char) c,
+        c < 0x20 ? String.format("\\u%04x", c) : String.valueOf((char) c))));
     return out.append('"').toString();
   }
 
