@@ -91,6 +91,15 @@ class RawSqlAttackTest {
       attacks.add("REPLACE INTO " + table + " SELECT * FROM " + table);
     }
     attacks.add("INSERT OR REPLACE INTO executions SELECT * FROM executions");
+    // an outcome is always a compare-and-set from a committed dispatch, never an insert (here: a succeeded execution
+    // copied under another id, its history and dispatch clock and all)
+    attacks.add("INSERT INTO executions (organization_id, execution_id, connection_id, connector_revision,"
+        + " operation_id, authorization_id, idempotency_key, authorization_digest, request_digest, holds_identity,"
+        + " state, created_at, updated_at, completed_at, history, dispatch_started_db_at)"
+        + " SELECT organization_id, execution_id || '-forged', connection_id, connector_revision, operation_id,"
+        + " authorization_id, idempotency_key || '-forged', authorization_digest, request_digest, holds_identity,"
+        + " state, created_at, updated_at, completed_at, history, dispatch_started_db_at"
+        + " FROM executions WHERE state = 'SUCCEEDED'");
     // the history in the row (schema version 7): only the store's exact append passes
     attacks.add("UPDATE executions SET history = json_remove(history, '$[#-1]')");
     attacks.add("UPDATE executions SET history = NULL");
