@@ -26,6 +26,7 @@ import io.zeocore.connections.contract.EffectReceipt;
 import io.zeocore.connections.contract.EffectState;
 import io.zeocore.connections.contract.ExecutionId;
 import io.zeocore.connections.contract.OrganizationId;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -43,6 +44,13 @@ import org.junit.jupiter.api.io.TempDir;
  * (no {@code recursive_triggers}, no {@code foreign_keys}): the triggers must hold on any connection.
  */
 class ZeoCoreSchemaTest {
+
+  /** Evidence references in their canonical shape, and a confirmation digest, for the version-7 fixture. */
+  private static final String REF_A = "zeo-evidence:v1:aaaaaaaa-0000-4000-8000-000000000000";
+  private static final String REF_B = "zeo-evidence:v1:bbbbbbbb-0000-4000-8000-000000000000";
+  private static final String REF_X = "zeo-evidence:v1:eeeeeeee-0000-4000-8000-000000000000";
+  private static final String REF_Y = "zeo-evidence:v1:ffffffff-0000-4000-8000-000000000000";
+  private static final String DIGEST_B = "b".repeat(64);
 
   @TempDir
   Path temp;
@@ -521,12 +529,6 @@ class ZeoCoreSchemaTest {
         + observedAt + ", " + digest + ")";
   }
 
-  private static final String REF_A = "zeo-evidence:v1:aaaaaaaa-0000-4000-8000-000000000000";
-  private static final String REF_B = "zeo-evidence:v1:bbbbbbbb-0000-4000-8000-000000000000";
-  private static final String REF_X = "zeo-evidence:v1:eeeeeeee-0000-4000-8000-000000000000";
-  private static final String REF_Y = "zeo-evidence:v1:ffffffff-0000-4000-8000-000000000000";
-  private static final String DIGEST_B = "b".repeat(64);
-
   @Test
   void version8KeepsEveryEvidenceReferenceWithItsConfirmationAndTheReceiptsThatNameThem() throws Exception {
     Path old = populatedVersion7();
@@ -562,7 +564,7 @@ class ZeoCoreSchemaTest {
     Path old = populatedVersion7();
     String script;
     try (var in = getClass().getResourceAsStream("/db/zeocore/sqlite/V8__evidence_in_one_row.sql")) {
-      script = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+      script = new String(in.readAllBytes(), StandardCharsets.UTF_8);
     }
     // the copy back loses the reference that e1's receipt names
     String losing = script.replace("FROM evidence_copy;", "FROM evidence_copy WHERE evidence_ref <> '" + REF_A + "';");
