@@ -124,6 +124,14 @@ class RawSqlAttackTest {
         attacks.add("TRUNCATE " + table + " CASCADE");
       }
       attacks.add("TRUNCATE executions CASCADE");
+      // an insert may carry its snapshot chain (schema version 8), never past the dispatch: a succeeded execution
+      // copied under another id, its history and all
+      attacks.add("INSERT INTO executions (organization_id, execution_id, connection_id, connector_revision,"
+          + " operation_id, authorization_id, idempotency_key, authorization_digest, request_digest, holds_identity,"
+          + " state, created_at, updated_at, completed_at, history)"
+          + " SELECT organization_id, execution_id || '-forged', connection_id, connector_revision, operation_id,"
+          + " authorization_id, idempotency_key || '-forged', authorization_digest, request_digest, holds_identity,"
+          + " state, created_at, updated_at, completed_at, history FROM executions WHERE state = 'SUCCEEDED'");
       // the history in the row (schema version 6): the schema's trigger writes it, whatever a statement sets
       attacks.add("UPDATE executions SET history = history - 1");
       attacks.add("UPDATE executions SET history = '[]'");

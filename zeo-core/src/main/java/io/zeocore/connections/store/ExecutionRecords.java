@@ -31,8 +31,9 @@ import java.util.function.Supplier;
  * confirmation in its reference's row). The two writes on the dispatch path are one method each, one transaction
  * each: {@link #claim} (nonce, execution and its snapshot chain) and {@link #commitOutcome} (evidence,
  * the state's compare-and-set and the receipt). On PostgreSQL each is one call of a schema function
- * ({@code zeocore_claim}, {@code zeocore_commit_outcome}: the same statements in the same order, one round trip); on
- * SQLite, in process, the statements are sent one by one.
+ * ({@code zeocore_claim}, {@code zeocore_commit_outcome}, one round trip; from schema version 8 the claim inserts the
+ * execution once, at its last snapshot, with the whole chain as its history, which the schema checks step by step);
+ * on SQLite, in process, the statements are sent one by one.
  *
  * <p>Every state change is {@code UPDATE … WHERE state = <expected>} with the row count checked: a concurrent writer
  * that advanced the row first leaves this one matching nothing, and it fails with "execution state changed
@@ -199,9 +200,10 @@ final class ExecutionRecords {
   }
 
   /**
-   * One transaction: the nonce, the execution at {@code CREATED} holding the idempotency identity, and the
-   * compare-and-set through the other snapshots. A conflict (nonce or identity taken, also by a concurrent claim that
-   * committed first) rolls everything back and returns the stored execution with {@code claimed = false}.
+   * One transaction: the nonce and the execution holding the idempotency identity with its snapshot chain from
+   * {@code CREATED} — on SQLite its insert at {@code CREATED} and a compare-and-set per later snapshot, on PostgreSQL
+   * one insert of the whole chain ({@code zeocore_claim}). A conflict (nonce or identity taken, also by a concurrent
+   * claim that committed first) rolls everything back and returns the stored execution with {@code claimed = false}.
    */
   EffectClaim claim(OrganizationId organizationId, String nonce, List<EffectExecution> snapshots) {
     if (nonce == null || nonce.isEmpty()) {

@@ -55,15 +55,15 @@ class PostgresSchemaTest {
           "executions", "execution_transitions", "receipts", "evidence_references", "authorization_nonces",
           "observations", "observation_receipts", "dispatch_clock", "recovery_leases");
       assertThat(strings(raw, "SELECT version FROM " + schema.name() + ".zeocore_schema_history"
-          + " WHERE type = 'SQL' ORDER BY installed_rank")).containsExactly("1", "2", "3", "4", "5", "6", "7");
+          + " WHERE type = 'SQL' ORDER BY installed_rank")).containsExactly("1", "2", "3", "4", "5", "6", "7", "8");
       assertThat(strings(raw, "SELECT table_schema FROM information_schema.tables"
           + " WHERE table_name IN ('flyway_schema_history', 'executions') AND table_schema = '" + schema.name()
           + "'")).containsExactly(schema.name());
     }
     ZeoCoreSchema.Migration again = ZeoCoreSchema.migrate(dataSource, Dialect.POSTGRESQL, schema.name());
     assertThat(again.migrationsExecuted()).isZero();
-    assertThat(again.schemaVersion()).isEqualTo("7");
-    assertThat(ZeoCoreSchema.appliedVersion(dataSource, Dialect.POSTGRESQL, schema.name())).contains("7");
+    assertThat(again.schemaVersion()).isEqualTo("8");
+    assertThat(ZeoCoreSchema.appliedVersion(dataSource, Dialect.POSTGRESQL, schema.name())).contains("8");
     assertThat(ZeoCoreSchema.appliedVersion(dataSource, Dialect.POSTGRESQL, schema.name() + "_never")).isEmpty();
   }
 
@@ -73,7 +73,7 @@ class PostgresSchemaTest {
       DataSource dataSource = PostgresTestSchema.newDataSource();
       assertThat(ZeoCoreSchema.appliedVersion(dataSource, Dialect.POSTGRESQL, fresh.name())).isEmpty();
       ZeoCoreSchema.Migration migration = ZeoCoreSchema.migrate(dataSource, Dialect.POSTGRESQL, fresh.name());
-      assertThat(migration).isEqualTo(new ZeoCoreSchema.Migration(Dialect.POSTGRESQL, "7", 7));
+      assertThat(migration).isEqualTo(new ZeoCoreSchema.Migration(Dialect.POSTGRESQL, "8", 8));
       try (Connection raw = fresh.connect()) {
         exec(raw, "INSERT INTO " + fresh.name() + ".zeocore_schema_history (installed_rank, version, description,"
             + " type, script, checksum, installed_by, execution_time, success) VALUES (99, '99', 'future', 'SQL',"
@@ -181,7 +181,7 @@ class PostgresSchemaTest {
   }
 
   @Test
-  void historyIsWrittenByTheSchemaIntoTheRowWhateverTheStatementSetsOrTheSearchPath() throws Exception {
+  void historyIsWrittenOrCheckedByTheSchemaWhateverTheStatementSetsOrTheSearchPath() throws Exception {
     String decoy = schema.name() + "_decoy";
     try (Connection raw = schema.connect()) {
       // a connection whose search_path finds look-alike tables first must still have ZeoCore's rules decide
@@ -190,8 +190,14 @@ class PostgresSchemaTest {
       exec(raw, "INSERT INTO " + decoy + ".execution_transitions VALUES ('CREATED', 'SUCCEEDED')");
       exec(raw, "SET search_path = " + decoy + ", public");
       String executions = schema.name() + ".executions";
-      exec(raw, executionInsert(raw, "e1", "k1", 1).replace("INTO executions", "INTO " + executions)
-          .replace("completed_at)", "completed_at, history)").replace("NULL)", "NULL, '[[\"SUCCEEDED\", 1, 1]]')"));
+      String insert = executionInsert(raw, "e1", "k1", 1).replace("INTO executions", "INTO " + executions);
+      // an insert's own history is a chain the schema checks against its own transition table (schema version 8)
+      assertRefused(raw, insert.replace("completed_at)", "completed_at, history)").replace("'CREATED', 10, 10, NULL)",
+          "'SUCCEEDED', 10, 11, 11, '[[\"CREATED\", 10, null], [\"SUCCEEDED\", 11, 11]]')"),
+          "transition is not allowed");
+      assertRefused(raw, insert.replace("completed_at)", "completed_at, history)")
+          .replace("NULL)", "NULL, '[[\"SUCCEEDED\", 1, 1]]')"), "first persisted state must be CREATED");
+      exec(raw, insert);
       exec(raw, "UPDATE " + executions + " SET state = 'AUTHORIZATION_VERIFIED', updated_at = 11");
       exec(raw, "UPDATE " + executions + " SET state = 'PREPARED', updated_at = 12, history = '[]'");
       assertRefused(raw, "UPDATE " + executions + " SET state = 'SUCCEEDED', updated_at = 13, completed_at = 13",
@@ -218,7 +224,7 @@ class PostgresSchemaTest {
         interleavedToAmbiguity(raw);
         advance(raw, "e1", "AMBIGUOUS", "FAILED_SAFE", 16, 16L);
       }
-      assertThat(ZeoCoreSchema.migrate(dataSource, Dialect.POSTGRESQL, old.name()).migrationsExecuted()).isEqualTo(2);
+      assertThat(ZeoCoreSchema.migrate(dataSource, Dialect.POSTGRESQL, old.name()).migrationsExecuted()).isEqualTo(3);
       try (JdbcConnectionStore store = JdbcConnectionStore.builder().dataSource(dataSource, Dialect.POSTGRESQL)
           .schema(old.name()).build()) {
         OrganizationId org = new OrganizationId("org");
@@ -263,7 +269,7 @@ class PostgresSchemaTest {
             + " dispatch_started_at, confirmation_evidence_ref) VALUES ('org', 'e1', 'c1', 'SUCCEEDED', 21, 13, '"
             + confirmed + "')");
       }
-      assertThat(ZeoCoreSchema.migrate(dataSource, Dialect.POSTGRESQL, old.name()).migrationsExecuted()).isEqualTo(1);
+      assertThat(ZeoCoreSchema.migrate(dataSource, Dialect.POSTGRESQL, old.name()).migrationsExecuted()).isEqualTo(2);
       try (JdbcConnectionStore store = JdbcConnectionStore.builder().dataSource(dataSource, Dialect.POSTGRESQL)
           .schema(old.name()).build()) {
         OrganizationId org = new OrganizationId("org");
@@ -295,6 +301,61 @@ class PostgresSchemaTest {
         .table(ZeoCoreSchema.HISTORY_TABLE).locations(Dialect.POSTGRESQL.migrationLocation()).schemas(schema.name())
         .defaultSchema(schema.name()).createSchemas(true).target(version).load().migrate();
     return dataSource;
+  }
+
+  @Test
+  void anExecutionIsInsertedWithItsWholeChainCheckedStepByStepAndAtMostUpToTheDispatch() throws Exception {
+    String[] toPrepared = {"[\"CREATED\",10,null]", "[\"AUTHORIZATION_VERIFIED\",11,null]",
+        "[\"PREPARED\",12,null]"};
+    String[] toDispatch = {"[\"CREATED\",10,null]", "[\"AUTHORIZATION_VERIFIED\",11,null]",
+        "[\"PREPARED\",12,null]", "[\"DISPATCH_STARTED\",13,null]"};
+    try (Connection raw = raw()) {
+      exec(raw, chainInsert("c1", "DISPATCH_STARTED", 13, null, toDispatch));
+      assertThat(strings(raw, "SELECT state || ' ' || jsonb_array_length(history) FROM executions"))
+          .containsExactly("DISPATCH_STARTED 4");
+      assertThat(strings(raw, "SELECT count(*) FROM dispatch_clock WHERE execution_id = 'c1'"))
+          .as("the clock written by the insert that starts the dispatch").containsExactly("1");
+      exec(raw, chainInsert("c2", "REFUSED", 12, 12L, "[\"CREATED\",10,null]", "[\"REFUSED\",12,12]"));
+      exec(raw, chainInsert("c3", "PREPARED", 12, null, toPrepared));
+
+      assertRefused(raw, chainInsert("x1", "PREPARED", 12, null, "[\"CREATED\",10,null]", "[\"PREPARED\",12,null]"),
+          "transition is not allowed");
+      assertRefused(raw, chainInsert("x2", "PREPARED", 12, null, "[\"CREATED\",10,null]",
+          "[\"AUTHORIZATION_VERIFIED\",13,null]", "[\"PREPARED\",12,null]"), "updated_at must be monotonic");
+      assertRefused(raw, chainInsert("x3", "AMBIGUOUS", 14, null, toDispatch[0], toDispatch[1], toDispatch[2],
+          toDispatch[3], "[\"AMBIGUOUS\",14,null]"), "inserted at most up to DISPATCH_STARTED");
+      assertRefused(raw, chainInsert("x4", "PREPARED", 12, null, "[\"CREATED\",10,5]",
+          "[\"AUTHORIZATION_VERIFIED\",11,null]", "[\"PREPARED\",12,null]"),
+          "history must record the execution's current snapshot");
+      assertRefused(raw, chainInsert("x5", "PREPARED", 12, null, "[\"CREATED\",10,null]",
+          "[\"AUTHORIZATION_VERIFIED\",11]", "[\"PREPARED\",12,null]"),
+          "history must record the execution's current snapshot");
+      assertRefused(raw, chainInsert("x6", "PREPARED", 12, null, "[\"CREATED\",10,null]",
+          "[\"AUTHORIZATION_VERIFIED\",\"11\",null]", "[\"PREPARED\",12,null]"),
+          "history must record the execution's current snapshot");
+      assertRefused(raw, chainInsert("x7", "PREPARED", 12, null, "[\"CREATED\",10,null]",
+          "[\"AUTHORIZATION_VERIFIED\",11,null]", "[\"PREPARED\",99,null]"),
+          "history must record the execution's current snapshot");
+      assertRefused(raw, chainInsert("x8", "PREPARED", 12, null, "[\"CREATED\",9,null]",
+          "[\"AUTHORIZATION_VERIFIED\",11,null]", "[\"PREPARED\",12,null]"),
+          "history must record the execution's current snapshot");
+      assertRefused(raw, chainInsert("x9", "PREPARED", 12, null, "[\"PREPARED\",12,null]"),
+          "first persisted state must be CREATED");
+      assertRefused(raw, chainInsert("y1", "PREPARED", 12, null),
+          "history must record the execution's current snapshot");
+      assertRefused(raw, chainInsert("c1", "PREPARED", 12, null, toPrepared), "executions_pkey");
+      assertThat(strings(raw, "SELECT execution_id FROM executions ORDER BY execution_id"))
+          .containsExactly("c1", "c2", "c3");
+    }
+  }
+
+  /** A raw insert of execution {@code id} (created at 10) at {@code state}, with the given history. */
+  private static String chainInsert(String id, String state, long updatedAt, Long completedAt, String... snapshots) {
+    return "INSERT INTO executions (organization_id, execution_id, connection_id, connector_revision, operation_id,"
+        + " authorization_id, idempotency_key, authorization_digest, request_digest, holds_identity, state, created_at,"
+        + " updated_at, completed_at, history) VALUES ('org', '" + id + "', 'c1', 'r1', 'op', 'a1', 'k-" + id + "',"
+        + " 'ad', 'rd', 1, '" + state + "', 10, " + updatedAt + ", " + completedAt + ", '["
+        + String.join(",", snapshots) + "]')";
   }
 
   @Test

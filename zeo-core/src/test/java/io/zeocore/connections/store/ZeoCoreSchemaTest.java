@@ -318,7 +318,7 @@ class ZeoCoreSchemaTest {
       }
     }
     assertThat(ZeoCoreSchema.latestVersion(Dialect.SQLITE)).isEqualTo("8");
-    assertThat(ZeoCoreSchema.latestVersion(Dialect.POSTGRESQL)).isEqualTo("7");
+    assertThat(ZeoCoreSchema.latestVersion(Dialect.POSTGRESQL)).isEqualTo("8");
   }
 
   @Test
