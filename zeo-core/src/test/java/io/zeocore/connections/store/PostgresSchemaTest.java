@@ -324,25 +324,21 @@ class PostgresSchemaTest {
           "[\"AUTHORIZATION_VERIFIED\",13,null]", "[\"PREPARED\",12,null]"), "updated_at must be monotonic");
       assertRefused(raw, chainInsert("x3", "AMBIGUOUS", 14, null, toDispatch[0], toDispatch[1], toDispatch[2],
           toDispatch[3], "[\"AMBIGUOUS\",14,null]"), "inserted at most up to DISPATCH_STARTED");
-      assertRefused(raw, chainInsert("x4", "PREPARED", 12, null, "[\"CREATED\",10,5]",
-          "[\"AUTHORIZATION_VERIFIED\",11,null]", "[\"PREPARED\",12,null]"),
-          "history must record the execution's current snapshot");
-      assertRefused(raw, chainInsert("x5", "PREPARED", 12, null, "[\"CREATED\",10,null]",
-          "[\"AUTHORIZATION_VERIFIED\",11]", "[\"PREPARED\",12,null]"),
-          "history must record the execution's current snapshot");
-      assertRefused(raw, chainInsert("x6", "PREPARED", 12, null, "[\"CREATED\",10,null]",
-          "[\"AUTHORIZATION_VERIFIED\",\"11\",null]", "[\"PREPARED\",12,null]"),
-          "history must record the execution's current snapshot");
-      assertRefused(raw, chainInsert("x7", "PREPARED", 12, null, "[\"CREATED\",10,null]",
-          "[\"AUTHORIZATION_VERIFIED\",11,null]", "[\"PREPARED\",99,null]"),
-          "history must record the execution's current snapshot");
-      assertRefused(raw, chainInsert("x8", "PREPARED", 12, null, "[\"CREATED\",9,null]",
-          "[\"AUTHORIZATION_VERIFIED\",11,null]", "[\"PREPARED\",12,null]"),
-          "history must record the execution's current snapshot");
+      // malformed chains to PREPARED at 12: a completed middle snapshot, a short one, a time as text, a last snapshot
+      // that is not the row's, a first one before created_at, none at all
+      String[][] malformed = {
+          {"[\"CREATED\",10,5]", toPrepared[1], toPrepared[2]},
+          {toPrepared[0], "[\"AUTHORIZATION_VERIFIED\",11]", toPrepared[2]},
+          {toPrepared[0], "[\"AUTHORIZATION_VERIFIED\",\"11\",null]", toPrepared[2]},
+          {toPrepared[0], toPrepared[1], "[\"PREPARED\",99,null]"},
+          {"[\"CREATED\",9,null]", toPrepared[1], toPrepared[2]},
+          {}};
+      for (int i = 0; i < malformed.length; i++) {
+        assertRefused(raw, chainInsert("m" + i, "PREPARED", 12, null, malformed[i]),
+            "history must record the execution's current snapshot");
+      }
       assertRefused(raw, chainInsert("x9", "PREPARED", 12, null, "[\"PREPARED\",12,null]"),
           "first persisted state must be CREATED");
-      assertRefused(raw, chainInsert("y1", "PREPARED", 12, null),
-          "history must record the execution's current snapshot");
       assertRefused(raw, chainInsert("c1", "PREPARED", 12, null, toPrepared), "executions_pkey");
       assertThat(strings(raw, "SELECT execution_id FROM executions ORDER BY execution_id"))
           .containsExactly("c1", "c2", "c3");
