@@ -10,6 +10,7 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiConsumer;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -73,28 +74,29 @@ public final class AuthorizationCanonicalForm {
   }
 
   /**
-   * The members of an authorization's contract JSON, one per record component, each with its wire name. This is the
-   * one place that pairs a field with its name; {@link #CANONICAL_ORDER} is computed from the names.
+   * The members of an authorization's contract JSON, one per record component, each with its wire name and how its
+   * value is written. This is the one place that pairs a field with its name; {@link #CANONICAL_ORDER} is computed
+   * from the names.
    */
   private enum Member {
-    AUTHORIZATION_ID("authorization_id"),
-    ORGANIZATION_ID("organization_id"),
-    SEAT_ID("seat_id"),
-    RUNTIME_BINDING_ID("runtime_binding_id"),
-    PACKET_ID("packet_id"),
-    ATTEMPT_ID("attempt_id"),
-    CONNECTION_ID("connection_id"),
-    CONNECTOR_REVISION("connector_revision"),
-    OPERATION_ID("operation_id"),
-    ARGUMENT_DIGEST("argument_digest"),
-    IDEMPOTENCY_KEY("idempotency_key"),
-    APPROVAL_REFS("approval_refs"),
-    ISSUED_AT("issued_at"),
-    EXPIRES_AT("expires_at"),
-    NONCE("nonce"),
-    AUDIENCE("audience"),
-    ISSUER("issuer"),
-    SIGNATURE("signature");
+    AUTHORIZATION_ID("authorization_id", (a, out) -> identifier(a.authorizationId().value(), out)),
+    ORGANIZATION_ID("organization_id", (a, out) -> identifier(a.organizationId().value(), out)),
+    SEAT_ID("seat_id", (a, out) -> string(a.seatId(), out)),
+    RUNTIME_BINDING_ID("runtime_binding_id", (a, out) -> string(a.runtimeBindingId(), out)),
+    PACKET_ID("packet_id", (a, out) -> string(a.packetId(), out)),
+    ATTEMPT_ID("attempt_id", (a, out) -> string(a.attemptId(), out)),
+    CONNECTION_ID("connection_id", (a, out) -> identifier(a.connectionId().value(), out)),
+    CONNECTOR_REVISION("connector_revision", (a, out) -> identifier(a.connectorRevision().value(), out)),
+    OPERATION_ID("operation_id", (a, out) -> identifier(a.operationId().value(), out)),
+    ARGUMENT_DIGEST("argument_digest", (a, out) -> string(a.argumentDigest(), out)),
+    IDEMPOTENCY_KEY("idempotency_key", (a, out) -> identifier(a.idempotencyKey().value(), out)),
+    APPROVAL_REFS("approval_refs", (a, out) -> strings(a.approvalRefs(), out)),
+    ISSUED_AT("issued_at", (a, out) -> instant(a.issuedAt(), out)),
+    EXPIRES_AT("expires_at", (a, out) -> instant(a.expiresAt(), out)),
+    NONCE("nonce", (a, out) -> string(a.nonce(), out)),
+    AUDIENCE("audience", (a, out) -> string(a.audience(), out)),
+    ISSUER("issuer", (a, out) -> string(a.issuer(), out)),
+    SIGNATURE("signature", (a, out) -> string(a.signature(), out));
 
     /** The canonical order: by the UTF-16 code units of the names ({@link String#compareTo}), as objects are sorted. */
     static final Member[] CANONICAL_ORDER = canonicalOrder();
@@ -105,11 +107,15 @@ public final class AuthorizationCanonicalForm {
     /** The name as a canonical JSON string followed by the colon: what precedes the value. */
     final String prefix;
 
-    Member(String name) {
+    /** Appends the member's canonical value. */
+    final BiConsumer<EffectAuthorization, StringBuilder> value;
+
+    Member(String name, BiConsumer<EffectAuthorization, StringBuilder> value) {
       this.name = name;
       StringBuilder prefix = new StringBuilder(name.length() + 3);
       string(name, prefix);
       this.prefix = prefix.append(':').toString();
+      this.value = value;
     }
 
     private static Member[] canonicalOrder() {
@@ -124,37 +130,15 @@ public final class AuthorizationCanonicalForm {
     ContractRules.required(authorization, "authorization");
     StringBuilder out = new StringBuilder(768);
     out.append('{');
-    boolean first = true;
     for (Member member : Member.CANONICAL_ORDER) {
       if (member == Member.SIGNATURE && !withSignature) {
         continue;
       }
-      if (!first) {
+      if (out.length() > 1) {
         out.append(',');
       }
-      first = false;
       out.append(member.prefix);
-      switch (member) {
-        case AUTHORIZATION_ID -> identifier(authorization.authorizationId().value(), out);
-        case ORGANIZATION_ID -> identifier(authorization.organizationId().value(), out);
-        case SEAT_ID -> string(authorization.seatId(), out);
-        case RUNTIME_BINDING_ID -> string(authorization.runtimeBindingId(), out);
-        case PACKET_ID -> string(authorization.packetId(), out);
-        case ATTEMPT_ID -> string(authorization.attemptId(), out);
-        case CONNECTION_ID -> identifier(authorization.connectionId().value(), out);
-        case CONNECTOR_REVISION -> identifier(authorization.connectorRevision().value(), out);
-        case OPERATION_ID -> identifier(authorization.operationId().value(), out);
-        case ARGUMENT_DIGEST -> string(authorization.argumentDigest(), out);
-        case IDEMPOTENCY_KEY -> identifier(authorization.idempotencyKey().value(), out);
-        case APPROVAL_REFS -> strings(authorization.approvalRefs(), out);
-        case ISSUED_AT -> instant(authorization.issuedAt(), out);
-        case EXPIRES_AT -> instant(authorization.expiresAt(), out);
-        case NONCE -> string(authorization.nonce(), out);
-        case AUDIENCE -> string(authorization.audience(), out);
-        case ISSUER -> string(authorization.issuer(), out);
-        case SIGNATURE -> string(authorization.signature(), out);
-        default -> throw new IllegalStateException("no writer for " + member);
-      }
+      member.value.accept(authorization, out);
     }
     out.append('}');
     return out.toString().getBytes(StandardCharsets.UTF_8); // exact: lone surrogates were refused
