@@ -93,13 +93,7 @@ class RawSqlAttackTest {
     attacks.add("INSERT OR REPLACE INTO executions SELECT * FROM executions");
     // an outcome is always a compare-and-set from a committed dispatch, never an insert (here: a succeeded execution
     // copied under another id, its history and dispatch clock and all)
-    attacks.add("INSERT INTO executions (organization_id, execution_id, connection_id, connector_revision,"
-        + " operation_id, authorization_id, idempotency_key, authorization_digest, request_digest, holds_identity,"
-        + " state, created_at, updated_at, completed_at, history, dispatch_started_db_at)"
-        + " SELECT organization_id, execution_id || '-forged', connection_id, connector_revision, operation_id,"
-        + " authorization_id, idempotency_key || '-forged', authorization_digest, request_digest, holds_identity,"
-        + " state, created_at, updated_at, completed_at, history, dispatch_started_db_at"
-        + " FROM executions WHERE state = 'SUCCEEDED'");
+    attacks.add(succeededCopiedByInsert(", history, dispatch_started_db_at"));
     // the history in the row (schema version 7): only the store's exact append passes
     attacks.add("UPDATE executions SET history = json_remove(history, '$[#-1]')");
     attacks.add("UPDATE executions SET history = NULL");
@@ -126,12 +120,7 @@ class RawSqlAttackTest {
       attacks.add("TRUNCATE executions CASCADE");
       // an insert may carry its snapshot chain (schema version 8), never past the dispatch: a succeeded execution
       // copied under another id, its history and all
-      attacks.add("INSERT INTO executions (organization_id, execution_id, connection_id, connector_revision,"
-          + " operation_id, authorization_id, idempotency_key, authorization_digest, request_digest, holds_identity,"
-          + " state, created_at, updated_at, completed_at, history)"
-          + " SELECT organization_id, execution_id || '-forged', connection_id, connector_revision, operation_id,"
-          + " authorization_id, idempotency_key || '-forged', authorization_digest, request_digest, holds_identity,"
-          + " state, created_at, updated_at, completed_at, history FROM executions WHERE state = 'SUCCEEDED'");
+      attacks.add(succeededCopiedByInsert(", history"));
       // the history in the row (schema version 6): the schema's trigger writes it, whatever a statement sets
       attacks.add("UPDATE executions SET history = history - 1");
       attacks.add("UPDATE executions SET history = '[]'");
@@ -145,6 +134,19 @@ class RawSqlAttackTest {
     } finally {
       Pg.drop(schema);
     }
+  }
+
+  /**
+   * Every succeeded execution inserted again under another id and idempotency key, as it is: its state, its history
+   * and {@code extraColumns} (with their leading comma) copied.
+   */
+  static String succeededCopiedByInsert(String extraColumns) {
+    return "INSERT INTO executions (organization_id, execution_id, connection_id, connector_revision, operation_id,"
+        + " authorization_id, idempotency_key, authorization_digest, request_digest, holds_identity, state,"
+        + " created_at, updated_at, completed_at" + extraColumns + ") SELECT organization_id,"
+        + " execution_id || '-forged', connection_id, connector_revision, operation_id, authorization_id,"
+        + " idempotency_key || '-forged', authorization_digest, request_digest, holds_identity, state, created_at,"
+        + " updated_at, completed_at" + extraColumns + " FROM executions WHERE state = 'SUCCEEDED'";
   }
 
   /** A succeeded, a failed-safe, an ambiguity resolved by reconciliation and a refused effect. */
