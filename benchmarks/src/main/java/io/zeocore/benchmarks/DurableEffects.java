@@ -14,6 +14,7 @@ import io.zeocore.connections.contract.ConnectionStatus;
 import io.zeocore.connections.contract.ConnectorId;
 import io.zeocore.connections.contract.ConnectorRevision;
 import io.zeocore.connections.contract.ConnectorRevisionId;
+import io.zeocore.connections.contract.ConfirmationEvidenceRef;
 import io.zeocore.connections.contract.Digests;
 import io.zeocore.connections.contract.EffectAuthorization;
 import io.zeocore.connections.contract.EffectKind;
@@ -59,6 +60,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -109,6 +111,7 @@ public final class DurableEffects {
   static final String ZEOCORE_SCHEMA = "bench_zeocore";
   static final String ZEOCORE_URL_SCHEMA = "bench_zeocore_url";
   static final String RAW_SCHEMA = "bench_raw";
+  static final String ROWS_SCHEMA = "bench_rows";
 
   private static final com.sun.management.OperatingSystemMXBean OS =
       (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
@@ -223,6 +226,37 @@ public final class DurableEffects {
     }
   }
 
+  /**
+   * Binds parameters 1–10 of a floor's execution insert: organization, execution id, connection, connector revision,
+   * operation, authorization id, idempotency key, authorization digest, request digest, then {@code now} (µs).
+   */
+  static void bindExecution(PreparedStatement insert, String executionId, String unique, long now)
+      throws SQLException {
+    insert.setString(1, ORG.value());
+    insert.setString(2, executionId);
+    insert.setString(3, CONNECTION.value());
+    insert.setString(4, REVISION.value());
+    insert.setString(5, CREATE_REFUND.value());
+    insert.setString(6, "auth-" + unique);
+    insert.setString(7, "idem-" + unique);
+    insert.setString(8, "sha256:" + CONFIRMATION);
+    insert.setString(9, Digests.requestDigest(BODY));
+    insert.setLong(10, now);
+  }
+
+  /** The settings of the store's SQLite writer connection, for the raw contenders. */
+  static SQLiteConfig storeSettings() {
+    SQLiteConfig config = new SQLiteConfig();
+    config.setJournalMode(SQLiteConfig.JournalMode.WAL);
+    config.setSynchronous(SQLiteConfig.SynchronousMode.FULL);
+    config.setBusyTimeout(5000);
+    config.enforceForeignKeys(true);
+    config.enableRecursiveTriggers(true);
+    config.setTransactionMode(SQLiteConfig.TransactionMode.IMMEDIATE);
+    config.setGetGeneratedKeys(false); // as the store: no last_insert_rowid() query after each insert
+    return config;
+  }
+
   /** The floor on SQLite: one connection with the store's settings, two durable commits per effect. */
   static final class SqliteRaw extends Contender {
 
@@ -234,15 +268,7 @@ public final class DurableEffects {
     SqliteRaw(String name, Path file, Ed25519SignatureVerifier verifier, EffectAuthorization signed)
         throws SQLException {
       super(name, 1);
-      SQLiteConfig config = new SQLiteConfig();
-      config.setJournalMode(SQLiteConfig.JournalMode.WAL);
-      config.setSynchronous(SQLiteConfig.SynchronousMode.FULL);
-      config.setBusyTimeout(5000);
-      config.enforceForeignKeys(true);
-      config.enableRecursiveTriggers(true);
-      config.setTransactionMode(SQLiteConfig.TransactionMode.IMMEDIATE);
-      config.setGetGeneratedKeys(false); // as the store: no last_insert_rowid() query after each insert
-      connection = config.createConnection("jdbc:sqlite:" + file);
+      connection = storeSettings().createConnection("jdbc:sqlite:" + file);
       RawStatements.createTables(connection, "");
       connection.setAutoCommit(false);
       statements = new RawStatements(connection, "", name);
@@ -256,6 +282,133 @@ public final class DurableEffects {
         throw new IllegalStateException("the signature did not verify");
       }
       statements.effect();
+    }
+
+    @Override
+    void close() throws SQLException {
+      connection.close();
+    }
+  }
+
+  /**
+   * The floor of ZeoCore's data model on SQLite: ZeoCore's schema (migrated by the store, then every trigger dropped)
+   * and per effect the rows ZeoCore writes, by plain prepared statements in two durable commits, plus one BouncyCastle
+   * Ed25519 check. The claim: the authorization's nonce and the execution inserted at once at
+   * {@code DISPATCH_STARTED} with its four-snapshot history and dispatch clock; the outcome: the execution moved to
+   * {@code SUCCEEDED} (history appended), the confirmed evidence reference and the receipt. No guard, no read, no Java
+   * beyond the statements: what no implementation of this data model can beat on this disk.
+   *
+   * <p>{@code lean}: the leanest model that still keeps every guarantee apart, one b-tree entry each — the nonce (one
+   * use of an authorization), the execution (its identity index: one execution per idempotency key; its in-flight
+   * index: what recovery scans) and the evidence reference's uniqueness in a table of its own; the receipt and the
+   * confirmation appended to the execution's own row instead of rows of their own.
+   */
+  static final class SqliteRows extends Contender {
+
+    private final java.sql.Connection connection;
+    private final Ed25519SignatureVerifier verifier;
+    private final EffectAuthorization signed;
+    private final boolean lean;
+    private final PreparedStatement nonce;
+    private final PreparedStatement execution;
+    private final PreparedStatement finish;
+    private final PreparedStatement evidence;
+    private final PreparedStatement receipt;
+    private final String prefix = "rows-" + Long.toString(System.nanoTime(), 36) + "-";
+    private long next;
+
+    SqliteRows(String name, Path file, Ed25519SignatureVerifier verifier, EffectAuthorization signed, boolean lean)
+        throws SQLException {
+      super(name, 1);
+      JdbcConnectionStore.openSqlite(file).close();
+      connection = storeSettings().createConnection("jdbc:sqlite:" + file);
+      try (Statement ddl = connection.createStatement()) {
+        List<String> triggers = new ArrayList<>();
+        try (var rows = ddl.executeQuery("SELECT name FROM sqlite_master WHERE type = 'trigger'")) {
+          while (rows.next()) {
+            triggers.add(rows.getString(1));
+          }
+        }
+        for (String trigger : triggers) {
+          ddl.execute("DROP TRIGGER \"" + trigger + "\"");
+        }
+        ddl.execute("CREATE TABLE evidence_once (organization_id TEXT NOT NULL, evidence_ref TEXT NOT NULL,"
+            + " PRIMARY KEY (organization_id, evidence_ref)) WITHOUT ROWID");
+      }
+      connection.setAutoCommit(false);
+      this.lean = lean;
+      nonce = connection.prepareStatement(
+          "INSERT INTO authorization_nonces (organization_id, nonce, recorded_at) VALUES (?, ?, ?)");
+      execution = connection.prepareStatement("INSERT INTO executions (organization_id, execution_id, connection_id,"
+          + " connector_revision, operation_id, authorization_id, idempotency_key, authorization_digest,"
+          + " request_digest, holds_identity, state, created_at, updated_at, completed_at, history,"
+          + " dispatch_started_db_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, 1, 'DISPATCH_STARTED', ?10, ?10,"
+          + " NULL, json_array(json_array('CREATED', ?10, NULL), json_array('AUTHORIZATION_VERIFIED', ?10, NULL),"
+          + " json_array('PREPARED', ?10, NULL), json_array('DISPATCH_STARTED', ?10, NULL)),"
+          + " CAST((julianday('now') - 2440587.5) * 86400000000.0 AS INTEGER))");
+      // lean: the confirmation and the receipt appended to the history in the same statement
+      finish = connection.prepareStatement("UPDATE executions SET state = 'SUCCEEDED', updated_at = ?3,"
+          + " completed_at = ?3, history = json_insert(history, '$[#]', json_array('SUCCEEDED', ?3, ?3)"
+          + (lean ? ", '$[#]', json_array(?4, ?5, ?3, ?6, ?7)" : "") + ")"
+          + " WHERE organization_id = ?1 AND execution_id = ?2 AND state = 'DISPATCH_STARTED'");
+      evidence = connection.prepareStatement(lean
+          ? "INSERT INTO evidence_once (organization_id, evidence_ref) VALUES (?1, ?3)"
+          : "INSERT INTO evidence_references (organization_id, execution_id, evidence_ref, observed_at,"
+              + " confirmation_digest, sequence) VALUES (?1, ?2, ?3, ?4, ?5, 1)");
+      receipt = connection.prepareStatement("INSERT INTO receipts (organization_id, execution_id, connection_id,"
+          + " final_state, recorded_at, dispatch_started_at, confirmation_evidence_ref, sequence)"
+          + " VALUES (?, ?, ?, 'SUCCEEDED', ?, ?, ?, 1)");
+      this.verifier = verifier;
+      this.signed = signed;
+    }
+
+    @Override
+    void effect(int caller, int index) throws SQLException {
+      if (!verifier.verifySignature(signed)) {
+        throw new IllegalStateException("the signature did not verify");
+      }
+      long i = next++;
+      String org = ORG.value();
+      String id = "exec-" + prefix + i;
+      long now = System.currentTimeMillis() * 1000;
+      nonce.setString(1, org);
+      nonce.setString(2, "nonce-" + prefix + i);
+      nonce.setLong(3, now);
+      nonce.executeUpdate();
+      bindExecution(execution, id, prefix + i, now);
+      execution.executeUpdate();
+      connection.commit();
+      String ref = ConfirmationEvidenceRef.PREFIX + UUID.randomUUID();
+      finish.setString(1, org);
+      finish.setString(2, id);
+      finish.setLong(3, now + 1);
+      if (lean) {
+        finish.setString(4, ref);
+        finish.setString(5, CONFIRMATION);
+        finish.setString(6, CONNECTION.value());
+        finish.setLong(7, now);
+      }
+      if (finish.executeUpdate() != 1) {
+        throw new IllegalStateException("the execution did not move");
+      }
+      evidence.setString(1, org);
+      evidence.setString(2, id);
+      evidence.setString(3, ref);
+      if (!lean) {
+        evidence.setLong(4, now + 1);
+        evidence.setString(5, CONFIRMATION);
+      }
+      evidence.executeUpdate();
+      if (!lean) {
+        receipt.setString(1, org);
+        receipt.setString(2, id);
+        receipt.setString(3, CONNECTION.value());
+        receipt.setLong(4, now + 1);
+        receipt.setLong(5, now);
+        receipt.setString(6, ref);
+        receipt.executeUpdate();
+      }
+      connection.commit();
     }
 
     @Override
@@ -339,6 +492,99 @@ public final class DurableEffects {
     @Override
     void effect(int caller, int index) throws SQLException {
       statements.get(caller).effect();
+    }
+
+    @Override
+    void close() throws SQLException {
+      for (java.sql.Connection connection : connections) {
+        connection.close();
+      }
+    }
+  }
+
+  /**
+   * The floor of ZeoCore's own data model on PostgreSQL: ZeoCore's schema (migrated by a store into a schema of its
+   * own, then every trigger but the foreign keys' dropped), and per effect the rows ZeoCore writes, in two
+   * auto-committed statements (one round trip per commit, as ZeoCore's two function calls): the nonce, the execution
+   * inserted at once at {@code DISPATCH_STARTED} with its four-snapshot history, and its dispatch clock; then the
+   * execution moved to {@code SUCCEEDED}, the confirmed evidence reference and the receipt. No guard, no function,
+   * no read: what no implementation of this data model can beat on this server.
+   */
+  static final class PostgresRows extends Contender {
+
+    private final List<java.sql.Connection> connections = new ArrayList<>();
+    private final List<PreparedStatement> claims = new ArrayList<>();
+    private final List<PreparedStatement> outcomes = new ArrayList<>();
+    private final String prefix = "rows-" + Long.toString(System.nanoTime(), 36) + "-";
+    private final AtomicLong next = new AtomicLong();
+
+    PostgresRows(String name, int callers, String url) throws SQLException {
+      super(name, callers);
+      String t = ROWS_SCHEMA + ".";
+      for (int c = 0; c < callers; c++) {
+        java.sql.Connection connection = DriverManager.getConnection(url, "postgres", null);
+        connections.add(connection);
+        claims.add(connection.prepareStatement("WITH p (o, x, c, r, op, a, k, ad, rd, t, nn) AS (VALUES (?::text,"
+            + " ?::text, ?::text, ?::text, ?::text, ?::text, ?::text, ?::text, ?::text, ?::bigint, ?::text)),"
+            + " n AS (INSERT INTO " + t + "authorization_nonces (organization_id, nonce, recorded_at)"
+            + " SELECT o, nn, t FROM p), e AS (INSERT INTO " + t + "executions (organization_id, execution_id,"
+            + " connection_id, connector_revision, operation_id, authorization_id, idempotency_key,"
+            + " authorization_digest, request_digest, holds_identity, state, created_at, updated_at, completed_at,"
+            + " history) SELECT o, x, c, r, op, a, k, ad, rd, 1, 'DISPATCH_STARTED', t, t, NULL,"
+            + " jsonb_build_array(jsonb_build_array('CREATED', t, NULL), jsonb_build_array('AUTHORIZATION_VERIFIED',"
+            + " t, NULL), jsonb_build_array('PREPARED', t, NULL), jsonb_build_array('DISPATCH_STARTED', t, NULL))"
+            + " FROM p) INSERT INTO " + t + "dispatch_clock (organization_id, execution_id, started_db_at)"
+            + " SELECT o, x, (extract(epoch FROM clock_timestamp()) * 1000000)::bigint FROM p"));
+        outcomes.add(connection.prepareStatement("WITH p (o, x, t, ref, cd, c, ds) AS (VALUES (?::text, ?::text,"
+            + " ?::bigint, ?::text, ?::text, ?::text, ?::bigint)), u AS (UPDATE " + t + "executions e"
+            + " SET state = 'SUCCEEDED', updated_at = p.t, completed_at = p.t, history = e.history"
+            + " || jsonb_build_array(jsonb_build_array('SUCCEEDED', p.t, p.t)) FROM p WHERE e.organization_id = p.o"
+            + " AND e.execution_id = p.x AND e.state = 'DISPATCH_STARTED' RETURNING 1), v AS (INSERT INTO " + t
+            + "evidence_references (organization_id, execution_id, evidence_ref, observed_at, confirmation_digest)"
+            + " SELECT o, x, ref, t, cd FROM p, u) INSERT INTO " + t + "receipts (organization_id, execution_id,"
+            + " connection_id, final_state, recorded_at, dispatch_started_at, confirmation_evidence_ref)"
+            + " SELECT o, x, c, 'SUCCEEDED', t, ds, ref FROM p, u"));
+      }
+    }
+
+    /** Every trigger of {@code schema} that is not a foreign key's, dropped. */
+    static void dropTriggers(java.sql.Connection connection, String schema) throws SQLException {
+      List<String> drops = new ArrayList<>();
+      try (Statement query = connection.createStatement();
+          var rows = query.executeQuery("SELECT format('DROP TRIGGER %I ON %s', t.tgname, t.tgrelid::regclass)"
+              + " FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid JOIN pg_namespace n"
+              + " ON n.oid = c.relnamespace WHERE n.nspname = '" + schema + "' AND NOT t.tgisinternal")) {
+        while (rows.next()) {
+          drops.add(rows.getString(1));
+        }
+      }
+      try (Statement ddl = connection.createStatement()) {
+        for (String drop : drops) {
+          ddl.execute(drop);
+        }
+      }
+    }
+
+    @Override
+    void effect(int caller, int index) throws SQLException {
+      long i = next.getAndIncrement();
+      String id = "exec-" + prefix + i;
+      long now = System.currentTimeMillis() * 1000;
+      PreparedStatement claim = claims.get(caller);
+      bindExecution(claim, id, prefix + i, now);
+      claim.setString(11, "nonce-" + prefix + i);
+      claim.executeUpdate();
+      PreparedStatement outcome = outcomes.get(caller);
+      outcome.setString(1, ORG.value());
+      outcome.setString(2, id);
+      outcome.setLong(3, now + 1);
+      outcome.setString(4, ConfirmationEvidenceRef.PREFIX + UUID.randomUUID());
+      outcome.setString(5, CONFIRMATION);
+      outcome.setString(6, CONNECTION.value());
+      outcome.setLong(7, now);
+      if (outcome.executeUpdate() != 1) {
+        throw new IllegalStateException("the execution did not move");
+      }
     }
 
     @Override
@@ -586,6 +832,9 @@ public final class DurableEffects {
       all.putAll(sqlite(directory, rounds, effects));
       ratio(ratios, all, "sqlite-zeocore-1", "sqlite-raw-1");
       ratio(ratios, all, "sqlite-zeocore-1", "sqlite-raw-bc-1");
+      ratio(ratios, all, "sqlite-rows-bc-1", "sqlite-raw-bc-1");
+      ratio(ratios, all, "sqlite-lean-bc-1", "sqlite-raw-bc-1");
+      ratio(ratios, all, "sqlite-zeocore-1", "sqlite-rows-bc-1");
       ratio(ratios, all, "sqlite-zeocore-1", "sqlite-raw-jdk-1");
       ratio(ratios, all, "sqlite-zeocore-jdk-1", "sqlite-raw-1");
       ratio(ratios, all, "sqlite-zeocore-4", "sqlite-raw-1");
@@ -597,6 +846,8 @@ public final class DurableEffects {
       for (int callers : new int[] {1, 4, 16}) {
         ratio(ratios, all, "pg-zeocore-" + callers, "pg-raw-" + callers);
         ratio(ratios, all, "pg-zeocore-url-" + callers, "pg-zeocore-" + callers);
+        ratio(ratios, all, "pg-rows-" + callers, "pg-raw-" + callers);
+        ratio(ratios, all, "pg-zeocore-" + callers, "pg-rows-" + callers);
       }
       if (jvms) {
         all.putAll(measurement.twoJvms(rounds, effects, 8));
@@ -632,7 +883,8 @@ public final class DurableEffects {
   }
 
   private static Map<String, Totals> sqlite(Path directory, int rounds, int effects) throws Exception {
-    for (String name : List.of("zeocore.db", "raw.db", "raw-jdk.db", "raw-bc.db")) {
+    for (String name : List.of("zeocore.db", "raw.db", "raw-jdk.db", "raw-bc.db", "rows-bc.db",
+        "lean-bc.db")) {
       for (String suffix : List.of("", "-wal", "-shm")) {
         Files.deleteIfExists(directory.resolve(name + suffix));
       }
@@ -654,6 +906,8 @@ public final class DurableEffects {
       contenders.add(new SqliteRaw("sqlite-raw-1", directory.resolve("raw.db"), null, null));
       contenders.add(new SqliteRaw("sqlite-raw-jdk-1", directory.resolve("raw-jdk.db"), jdk, signed));
       contenders.add(new SqliteRaw("sqlite-raw-bc-1", directory.resolve("raw-bc.db"), preferred, signed));
+      contenders.add(new SqliteRows("sqlite-rows-bc-1", directory.resolve("rows-bc.db"), preferred, signed, false));
+      contenders.add(new SqliteRows("sqlite-lean-bc-1", directory.resolve("lean-bc.db"), preferred, signed, true));
       contenders.add(new ZeoCore("sqlite-zeocore-4", 4, store, preferred, issuer, run + "c"));
       contenders.add(new ZeoCore("sqlite-zeocore-16", 16, store, preferred, issuer, run + "d"));
       try {
@@ -682,6 +936,7 @@ public final class DurableEffects {
       ddl.execute("DROP SCHEMA IF EXISTS " + ZEOCORE_SCHEMA + " CASCADE");
       ddl.execute("DROP SCHEMA IF EXISTS " + RAW_SCHEMA + " CASCADE");
       ddl.execute("DROP SCHEMA IF EXISTS " + ZEOCORE_URL_SCHEMA + " CASCADE");
+      ddl.execute("DROP SCHEMA IF EXISTS " + ROWS_SCHEMA + " CASCADE");
       ddl.execute("CREATE SCHEMA " + RAW_SCHEMA);
       RawStatements.createTables(connection, RAW_SCHEMA + ".");
     }
@@ -703,10 +958,15 @@ public final class DurableEffects {
         each.saveConnectorRevision(ORG, revision());
         each.saveConnection(ORG, connection(Instant.now()));
       }
+      JdbcConnectionStore.builder().dataSource(pool, Dialect.POSTGRESQL).schema(ROWS_SCHEMA).build().close();
+      try (java.sql.Connection connection = pool.getConnection()) {
+        PostgresRows.dropTriggers(connection, ROWS_SCHEMA);
+      }
       String run = Long.toString(System.nanoTime(), 36);
       for (int callers : new int[] {1, 4, 16}) {
         contenders.add(new ZeoCore("pg-zeocore-" + callers, callers, store, preferred, issuer, run + callers));
         contenders.add(new PostgresRaw("pg-raw-" + callers, callers, pgUrl));
+        contenders.add(new PostgresRows("pg-rows-" + callers, callers, pgUrl));
       }
       for (int callers : new int[] {1, 16}) {
         contenders.add(new ZeoCore("pg-zeocore-url-" + callers, callers, onUrl, preferred, issuer,
