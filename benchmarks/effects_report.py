@@ -23,11 +23,35 @@ GOALS = [
     ("sqlite-zeocore-1", "sqlite-raw-1", "SQLite, 1 caller, vs the bare two-commit floor", None, None),
     ("sqlite-zeocore-1", "sqlite-raw-jdk-1", "SQLite, 1 caller, vs raw two commits + one JDK Ed25519 check", None,
      None),
+    ("sqlite-rows-bc-1", "sqlite-raw-bc-1", "SQLite, 1 caller, *ZeoCore's rows by plain statements* + one "
+     "BouncyCastle check (its data model's floor: no guard, no read) vs raw + BouncyCastle", None, None),
+    ("sqlite-lean-bc-1", "sqlite-raw-bc-1", "SQLite, 1 caller, *the leanest rows that keep every guarantee* + one "
+     "BouncyCastle check vs raw + BouncyCastle", None, None),
+    ("sqlite-zeocore-1", "sqlite-rows-bc-1", "SQLite, 1 caller, ZeoCore vs its own rows by plain statements (its "
+     "software's share)", None, None),
     ("sqlite-zeocore-4", "sqlite-raw-1", "SQLite, 4 callers, vs the single-writer raw two-commit rate", 1.0, ">="),
+    ("sqlite-rows-bc-4", "sqlite-raw-1", "SQLite, 4 callers, *ZeoCore's rows by plain statements* through an ideal "
+     "group commit + one BouncyCastle check each, vs the single-writer raw rate", None, None),
+    ("sqlite-lean-bc-4", "sqlite-raw-1", "SQLite, 4 callers, *the leanest rows that keep every guarantee* through an "
+     "ideal group commit + one BouncyCastle check each, vs the single-writer raw rate", None, None),
+    ("sqlite-zeocore-4", "sqlite-rows-bc-4", "SQLite, 4 callers, ZeoCore vs its own rows through an ideal group commit",
+     None, None),
     ("sqlite-zeocore-16", "sqlite-raw-1", "SQLite, 16 callers, vs the single-writer raw two-commit rate", 1.0, ">="),
+    ("sqlite-rows-bc-16", "sqlite-raw-1", "SQLite, 16 callers, *ZeoCore's rows by plain statements* through an ideal "
+     "group commit + one BouncyCastle check each, vs the single-writer raw rate", None, None),
+    ("sqlite-zeocore-16", "sqlite-rows-bc-16", "SQLite, 16 callers, ZeoCore vs its own rows through an ideal group "
+     "commit", None, None),
     ("pg-zeocore-1", "pg-raw-1", "PostgreSQL, 1 caller, vs raw JDBC (same commits, same server)", None, None),
     ("pg-zeocore-4", "pg-raw-4", "PostgreSQL, 4 callers, vs raw JDBC with 4 callers", None, None),
     ("pg-zeocore-16", "pg-raw-16", "PostgreSQL, 16 callers, vs raw JDBC with 16 callers", 0.7, ">="),
+    ("pg-rows-1", "pg-raw-1", "PostgreSQL, 1 caller, *ZeoCore's rows by plain statements* (one round trip per "
+     "commit, no guard, no function, no read) vs raw JDBC", None, None),
+    ("pg-rows-16", "pg-raw-16", "PostgreSQL, 16 callers, *ZeoCore's rows by plain statements* vs raw JDBC", None,
+     None),
+    ("pg-zeocore-1", "pg-rows-1", "PostgreSQL, 1 caller, ZeoCore vs its own rows by plain statements (its software's "
+     "share)", None, None),
+    ("pg-zeocore-16", "pg-rows-16", "PostgreSQL, 16 callers, ZeoCore vs its own rows by plain statements", None,
+     None),
     ("pg-zeocore-url-1", "pg-zeocore-1", "PostgreSQL, 1 caller, ZeoCore on a `store.url` (its own pool) vs on a "
      "HikariCP pool", None, None),
     ("pg-zeocore-url-16", "pg-zeocore-16", "PostgreSQL, 16 callers, ZeoCore on a `store.url` (its own pool of 16) vs "
@@ -44,6 +68,11 @@ LABELS = {
     "sqlite-raw-bc-1": "raw JDBC + one BouncyCastle Ed25519 check",
     "sqlite-zeocore-4": "ZeoCore, 4 callers (group commit)",
     "sqlite-zeocore-16": "ZeoCore, 16 callers (group commit)",
+    "sqlite-rows-bc-1": "ZeoCore's rows by plain statements + one BouncyCastle check (its data model's floor)",
+    "sqlite-lean-bc-1": "the leanest rows that keep every guarantee + one BouncyCastle check",
+    "sqlite-rows-bc-4": "ZeoCore's rows by plain statements, 4 callers through an ideal group commit",
+    "sqlite-lean-bc-4": "the leanest rows that keep every guarantee, 4 callers through an ideal group commit",
+    "sqlite-rows-bc-16": "ZeoCore's rows by plain statements, 16 callers through an ideal group commit",
 }
 
 
@@ -68,9 +97,9 @@ def load(results):
 def label(name):
     if name in LABELS:
         return LABELS[name]
-    m = re.match(r"(pg2jvm|pg)-(zeocore|raw)-(\d+)", name)
+    m = re.match(r"(pg2jvm|pg)-(zeocore|raw|rows)-(\d+)", name)
     if m:
-        who = "ZeoCore" if m.group(2) == "zeocore" else "raw JDBC"
+        who = {"zeocore": "ZeoCore", "raw": "raw JDBC", "rows": "ZeoCore's rows by plain statements"}[m.group(2)]
         if m.group(1) == "pg2jvm":
             return f"{who}, two JVMs × {m.group(3)} callers"
         return f"{who}, {m.group(3)} caller{'s' if m.group(3) != '1' else ''}"
@@ -123,7 +152,16 @@ def render(results, meta):
         "the outcome commit (`SUCCEEDED`, receipt, evidence) — against raw JDBC doing two durable commits per effect "
         "on the same disk or server (insert + commit; update + receipt insert + commit, prepared statements, one "
         "connection per caller, SQLite with the store's settings), and against that floor plus one authorization "
-        "signature check per effect. Every contender takes one turn per round with a small batch, rotating who goes "
+        "signature check per effect. Two more contenders bound what any implementation could reach: *ZeoCore's "
+        "rows by plain statements* — ZeoCore's own schema, migrated by the store, with every guard trigger dropped, "
+        "and per effect exactly the rows ZeoCore writes (the nonce, the execution inserted at `DISPATCH_STARTED` "
+        "with its history and dispatch clock; then the execution moved to `SUCCEEDED`, the evidence reference and "
+        "the receipt) in two durable commits of plain prepared statements (PostgreSQL: one auto-committed statement "
+        "per commit), no read, no function; and on SQLite *the leanest rows that keep every guarantee* — one b-tree "
+        "entry per guarantee (the nonce; the execution with its idempotency-identity and in-flight indexes; the "
+        "evidence reference's uniqueness), the receipt and confirmation appended to the execution's own row. With 4 "
+        "and 16 callers the SQLite floors commit through an ideal group commit (one writer thread takes every work "
+        "waiting, up to 64, runs them in one transaction and commits once; no savepoint, no guard). Every contender takes one turn per round with a small batch, rotating who goes "
         "first, because fsync latency on this shared virtual disk drifts by several times within seconds; the ratio "
         "is the **median of the per-round throughput ratios** (p10–p90 beside it). Per effect: process CPU (every "
         "thread: JIT, GC and the kernel's time in `write`/`fsync` included), bytes allocated by every thread, the "
