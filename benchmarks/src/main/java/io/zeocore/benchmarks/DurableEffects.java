@@ -97,6 +97,9 @@ import org.sqlite.SQLiteConfig;
  *   <li>{@code pg-zeocore-url-N}: ZeoCore on a {@code jdbc:postgresql:} URL ({@code zeocore.connections.store.url}),
  *       i.e. on the store's own pool (size 16) instead of an application's HikariCP pool of 16.
  *   <li>{@code pg2jvm-zeocore-N}, {@code pg2jvm-raw-N}: two child JVMs, N callers each, started together.
+ *   <li>{@code sqlite-rows-bc-N}, {@code pg-rows-N}: the floor of ZeoCore's data model — its rows, by plain
+ *       statements, on its own schema with the guard triggers dropped ({@link SqliteRows}, {@link PostgresRows}).
+ *   <li>{@code sqlite-lean-bc-N}: the floor of the leanest data model that keeps every guarantee ({@link SqliteRows}).
  * </ul>
  *
  * <p>Usage: {@code DurableEffects <directory> [--rounds R] [--effects E] [--sqlite] [--pg <jdbc url>] [--jvms]}.
@@ -306,6 +309,8 @@ public final class DurableEffects {
    * use of an authorization), the execution (its identity index: one execution per idempotency key; its in-flight
    * index: what recovery scans) and the evidence reference's uniqueness in a table of its own; the receipt and the
    * confirmation appended to the execution's own row instead of rows of their own.
+   *
+   * <p>With more than one caller, every commit goes through an ideal {@link GroupCommit}.
    */
   static final class SqliteRows extends Contender {
 
