@@ -3,6 +3,7 @@ package io.zeocore.connections.effect;
 import io.zeocore.connections.admission.AdmissionException;
 import io.zeocore.connections.admission.ConnectorPreflight;
 import io.zeocore.connections.admission.PreflightCode;
+import io.zeocore.connections.authorization.AuthorizationNonceLookup;
 import io.zeocore.connections.authorization.ExactAuthorizationVerifier;
 import io.zeocore.connections.contract.AuthorizationRefusalReason;
 import io.zeocore.connections.contract.AuthorizationVerdict;
@@ -42,8 +43,11 @@ import org.jspecify.annotations.Nullable;
  * <h2>{@link #execute}, step by step</h2>
  * <ol>
  *   <li>No authorization: {@code REFUSED}/{@code ABSENT}, nothing persisted.
- *   <li>Request digest {@code sha256:<hex>} over the raw body bytes, verification at the next instant with the store
- *       as the nonce lookup.
+ *   <li>Request digest {@code sha256:<hex>} over the raw body bytes, verification at the next instant. The nonce,
+ *       the verifier's last check, is not looked up here: the claim (step 6) takes it in its own transaction and
+ *       refuses a used one. It is looked up only where no claim answers — after a preflight rejection and after a
+ *       claim refused with no execution of this identity — so that a used nonce is still {@code REPLAYED} before any
+ *       preflight rejection, as if it had been looked up first; an authorized effect makes no read for it.
  *   <li>Refused without authentication (the issuer is not trusted or the signature does not verify, whatever the
  *       first failing check was): {@code REFUSED} with the reason and no execution id; <b>nothing is persisted</b>, the
  *       refusal is only counted ({@link #unauthenticatedRefusals()}) and logged by reason code, so that whoever can
@@ -86,6 +90,9 @@ import org.jspecify.annotations.Nullable;
  * each commit.
  */
 public final class EffectOrchestrator {
+
+  /** The verifier's nonce lookup for {@link #execute}: the claim checks the nonce itself (see {@link #replayed}). */
+  private static final AuthorizationNonceLookup NONCE_LEFT_TO_THE_CLAIM = (organizationId, nonce) -> false;
 
   private final EffectStore store;
   private final ExactAuthorizationVerifier verifier;
@@ -190,8 +197,10 @@ public final class EffectOrchestrator {
     byte[] body = requestBody.clone();
     String requestDigest = Digests.requestDigest(body);
     Instant now = timestamps.next();
+    // every check but the nonce's: the claim below takes the nonce in the same transaction as the execution and
+    // refuses a used one, so the nonce is looked up only where the claim cannot answer first (see replayed)
     AuthorizationVerdict verdict = verifier.verify(authorization, organizationId, connectionId, connectorRevision,
-        operationId, requestDigest, now, store);
+        operationId, requestDigest, now, NONCE_LEFT_TO_THE_CLAIM);
     if (!verdict.authorized()) {
       AuthorizationRefusalReason reason = verdict.refusalReason();
       if (!authenticated(reason, authorization)) {
@@ -201,10 +210,27 @@ public final class EffectOrchestrator {
       return refused(organizationId, authorization, executionId, requestDigest, reason);
     }
 
-    ConnectorPreflight.Passed preflight = preflight(organizationId, connectionId, connectorRevision, operationId, body);
+    ConnectorPreflight.Passed preflight;
+    try {
+      preflight = preflight(organizationId, connectionId, connectorRevision, operationId, body);
+    } catch (RuntimeException failed) {
+      if (replayed(organizationId, authorization)) {
+        return refused(organizationId, authorization, executionId, requestDigest, AuthorizationRefusalReason.REPLAYED);
+      }
+      throw failed;
+    }
 
     List<EffectExecution> snapshots = claimSnapshots(organizationId, authorization, executionId, requestDigest, now);
-    EffectClaim claim = store.claimExecution(organizationId, authorization.nonce(), snapshots);
+    EffectClaim claim;
+    try {
+      claim = store.claimExecution(organizationId, authorization.nonce(), snapshots);
+    } catch (ConnectionStoreException failed) {
+      // the nonce was taken by no execution of this identity (an observation, another identity): a replay
+      if (replayed(organizationId, authorization)) {
+        return refused(organizationId, authorization, executionId, requestDigest, AuthorizationRefusalReason.REPLAYED);
+      }
+      throw failed;
+    }
     if (!claim.claimed()) {
       EffectExecution existing = claim.execution();
       if (!existing.requestDigest().equals(requestDigest)) {
@@ -239,6 +265,16 @@ public final class EffectOrchestrator {
       return ambiguousThenReconcile(organizationId, started, request, reconciler);
     }
     return outcomes.commitDispatchResult(organizationId, started, result);
+  }
+
+  /**
+   * Whether {@code authorization}'s nonce is taken. The nonce is the verifier's last check, so a used one answers
+   * {@code REPLAYED} before any preflight rejection and before the claim; the claim takes the nonce in its own
+   * transaction and refuses a used one, so this lookup is made only where no claim answered: after a preflight
+   * rejection, and after a claim refused with no execution of this identity to return.
+   */
+  private boolean replayed(OrganizationId organizationId, EffectAuthorization authorization) {
+    return store.hasAuthorizationNonce(organizationId, authorization.nonce());
   }
 
   /**

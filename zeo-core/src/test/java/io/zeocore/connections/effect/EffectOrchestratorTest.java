@@ -37,6 +37,7 @@ import static io.zeocore.connections.contract.EffectState.SUCCEEDED;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.zeocore.connections.store.EffectStore;
 import io.zeocore.connections.store.JdbcConnectionStore;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -412,6 +413,67 @@ class EffectOrchestratorTest {
     assertThat(world.store.getExecution(ORG, EXECUTION)).isEmpty();
     assertThat(world.store.hasAuthorizationNonce(ORG, "nonce-1")).isFalse();
     assertThat(dispatches).hasValue(0);
+  }
+
+  @Test
+  void aReplayedNonceIsRefusedReplayedBeforeAnyPreflightRejection() {
+    world.store.recordAuthorizationNonce(ORG, "nonce-used", T);
+    world.store.saveConnection(ORG, connection(ConnectionStatus.REVOKED, REVISION));
+    ExecutionId id = new ExecutionId("replayed-revoked");
+
+    EffectExecutionResult result = execute(world.authorization("nonce-used", new IdempotencyKey("key-r"), BODY), id,
+        BODY);
+
+    // the nonce is the verifier's last check and comes before every preflight check, as when it was looked up first
+    assertThat(result).isEqualTo(new EffectExecutionResult(REFUSED, id, AuthorizationRefusalReason.REPLAYED));
+    assertThat(world.store.getReceiptsForExecution(ORG, id)).singleElement()
+        .satisfies(r -> assertThat(r.normalizedError().message()).isEqualTo("authorization refused: REPLAYED"));
+    assertThat(dispatches).hasValue(0);
+  }
+
+  @Test
+  void anAuthorizedEffectLooksItsNonceUpOnlyWhereNoClaimAnswers() {
+    AtomicInteger lookups = new AtomicInteger();
+    EffectStore counting = countingNonceLookups(world.store, lookups);
+    EffectOrchestrator o = EffectOrchestrator.builder(counting, world.verifier).clock(EffectWorld.fixedClock()).build();
+
+    // the claim takes the nonce itself: no lookup before it
+    assertThat(o.execute(ORG, CONNECTION, REVISION, CREATE_REFUND, world.authorization("nonce-1"), EXECUTION, BODY,
+        confirming(), noReconciliation()).state()).isEqualTo(SUCCEEDED);
+    assertThat(lookups).hasValue(0);
+    // the idempotent replay is answered by the claim (the existing execution), still without a lookup
+    assertThat(o.execute(ORG, CONNECTION, REVISION, CREATE_REFUND, world.authorization("nonce-1"),
+        new ExecutionId("exec-again"), BODY, confirming(), noReconciliation()))
+        .isEqualTo(new EffectExecutionResult(SUCCEEDED, EXECUTION, null));
+    assertThat(lookups).hasValue(0);
+    // a nonce taken by another identity: the claim refuses it with no execution to return, one lookup tells REPLAYED
+    ExecutionId other = new ExecutionId("exec-other-identity");
+    assertThat(o.execute(ORG, CONNECTION, REVISION, CREATE_REFUND,
+        world.authorization("nonce-1", new IdempotencyKey("key-2"), BODY), other, BODY, confirming(),
+        noReconciliation())).isEqualTo(new EffectExecutionResult(REFUSED, other, AuthorizationRefusalReason.REPLAYED));
+    assertThat(lookups).hasValue(1);
+    // a preflight rejection with a free nonce: one lookup, then the rejection itself
+    world.store.saveConnection(ORG, connection(ConnectionStatus.REVOKED, REVISION));
+    assertThatThrownBy(() -> o.execute(ORG, CONNECTION, REVISION, CREATE_REFUND, world.authorization("nonce-3"),
+        new ExecutionId("exec-3"), BODY, confirming(), noReconciliation()))
+        .isInstanceOf(EffectPreflightException.class).hasMessage("connection is not active in organization");
+    assertThat(lookups).hasValue(2);
+    assertThat(dispatches).hasValue(1);
+  }
+
+  /** {@code store}, counting the calls of {@link EffectStore#hasAuthorizationNonce}. */
+  private static EffectStore countingNonceLookups(EffectStore store, AtomicInteger lookups) {
+    return (EffectStore) java.lang.reflect.Proxy.newProxyInstance(EffectStore.class.getClassLoader(),
+        new Class<?>[] {EffectStore.class}, (proxy, method, args) -> {
+          if (method.getName().equals("hasAuthorizationNonce")) {
+            lookups.incrementAndGet();
+          }
+          try {
+            return method.invoke(store, args);
+          } catch (java.lang.reflect.InvocationTargetException e) {
+            throw e.getCause();
+          }
+        });
   }
 
   @Test
