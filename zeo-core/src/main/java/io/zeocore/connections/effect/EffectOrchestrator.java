@@ -214,7 +214,7 @@ public final class EffectOrchestrator {
     try {
       preflight = preflight(organizationId, connectionId, connectorRevision, operationId, body);
     } catch (RuntimeException failed) {
-      if (replayed(organizationId, authorization)) {
+      if (replayed(organizationId, authorization, failed)) {
         return refused(organizationId, authorization, executionId, requestDigest, AuthorizationRefusalReason.REPLAYED);
       }
       throw failed;
@@ -226,7 +226,7 @@ public final class EffectOrchestrator {
       claim = store.claimExecution(organizationId, authorization.nonce(), snapshots);
     } catch (ConnectionStoreException failed) {
       // the nonce was taken by no execution of this identity (an observation, another identity): a replay
-      if (replayed(organizationId, authorization)) {
+      if (replayed(organizationId, authorization, failed)) {
         return refused(organizationId, authorization, executionId, requestDigest, AuthorizationRefusalReason.REPLAYED);
       }
       throw failed;
@@ -271,10 +271,17 @@ public final class EffectOrchestrator {
    * Whether {@code authorization}'s nonce is taken. The nonce is the verifier's last check, so a used one answers
    * {@code REPLAYED} before any preflight rejection and before the claim; the claim takes the nonce in its own
    * transaction and refuses a used one, so this lookup is made only where no claim answered: after a preflight
-   * rejection, and after a claim refused with no execution of this identity to return.
+   * rejection, and after a claim refused with no execution of this identity to return. If the lookup itself fails,
+   * {@code failure} (what the step answered) is thrown, with the lookup's failure suppressed in it.
    */
-  private boolean replayed(OrganizationId organizationId, EffectAuthorization authorization) {
-    return store.hasAuthorizationNonce(organizationId, authorization.nonce());
+  private boolean replayed(OrganizationId organizationId, EffectAuthorization authorization,
+      RuntimeException failure) {
+    try {
+      return store.hasAuthorizationNonce(organizationId, authorization.nonce());
+    } catch (RuntimeException lookup) {
+      failure.addSuppressed(lookup);
+      throw failure;
+    }
   }
 
   /**

@@ -37,6 +37,7 @@ import static io.zeocore.connections.contract.EffectState.SUCCEEDED;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.zeocore.connections.store.ConnectionStoreException;
 import io.zeocore.connections.store.EffectStore;
 import io.zeocore.connections.store.JdbcConnectionStore;
 import java.nio.charset.StandardCharsets;
@@ -459,6 +460,40 @@ class EffectOrchestratorTest {
         .isInstanceOf(EffectPreflightException.class).hasMessage("connection is not active in organization");
     assertThat(lookups).hasValue(2);
     assertThat(dispatches).hasValue(1);
+  }
+
+  @Test
+  void aClaimThatFailsWithAFreeNonceFailsAsTheStoreSaidAndALookupThatFailsTooChangesNothing() {
+    AtomicInteger lookups = new AtomicInteger();
+    EffectStore failing = (EffectStore) java.lang.reflect.Proxy.newProxyInstance(EffectStore.class.getClassLoader(),
+        new Class<?>[] {EffectStore.class}, (proxy, method, args) -> {
+          if (method.getName().equals("claimExecution")) {
+            throw new ConnectionStoreException("claiming the execution failed");
+          }
+          if (method.getName().equals("hasAuthorizationNonce") && lookups.incrementAndGet() > 1) {
+            throw new ConnectionStoreException("reading the nonce failed");
+          }
+          try {
+            return method.invoke(world.store, args);
+          } catch (java.lang.reflect.InvocationTargetException e) {
+            throw e.getCause();
+          }
+        });
+    EffectOrchestrator o = EffectOrchestrator.builder(failing, world.verifier).clock(EffectWorld.fixedClock()).build();
+
+    // the nonce is free: the claim's own failure, unchanged
+    assertThatThrownBy(() -> o.execute(ORG, CONNECTION, REVISION, CREATE_REFUND, world.authorization("nonce-1"),
+        EXECUTION, BODY, confirming(), noReconciliation()))
+        .isInstanceOf(ConnectionStoreException.class).hasMessage("claiming the execution failed")
+        .satisfies(e -> assertThat(e.getSuppressed()).isEmpty());
+    // the lookup fails as well: still the claim's failure, the lookup's suppressed in it
+    assertThatThrownBy(() -> o.execute(ORG, CONNECTION, REVISION, CREATE_REFUND, world.authorization("nonce-2"),
+        EXECUTION, BODY, confirming(), noReconciliation()))
+        .isInstanceOf(ConnectionStoreException.class).hasMessage("claiming the execution failed")
+        .satisfies(e -> assertThat(e.getSuppressed()).singleElement()
+            .satisfies(s -> assertThat(s).hasMessage("reading the nonce failed")));
+    assertThat(lookups).hasValue(2);
+    assertThat(dispatches).hasValue(0);
   }
 
   /** {@code store}, counting the calls of {@link EffectStore#hasAuthorizationNonce}. */
