@@ -342,8 +342,10 @@ public final class DurableEffects {
         for (String trigger : triggers) {
           ddl.execute("DROP TRIGGER \"" + trigger + "\"");
         }
-        ddl.execute("CREATE TABLE evidence_once (organization_id TEXT NOT NULL, evidence_ref TEXT NOT NULL,"
-            + " PRIMARY KEY (organization_id, evidence_ref)) WITHOUT ROWID");
+        if (lean) {
+          ddl.execute("CREATE TABLE evidence_once (organization_id TEXT NOT NULL, evidence_ref TEXT NOT NULL,"
+              + " PRIMARY KEY (organization_id, evidence_ref)) WITHOUT ROWID");
+        }
       }
       connection.setAutoCommit(false);
       this.lean = lean;

@@ -39,6 +39,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.zeocore.connections.store.ConnectionStoreException;
 import io.zeocore.connections.store.EffectStore;
+import io.zeocore.connections.store.InterceptedEffectStore;
 import io.zeocore.connections.store.JdbcConnectionStore;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -465,20 +466,14 @@ class EffectOrchestratorTest {
   @Test
   void aClaimThatFailsWithAFreeNonceFailsAsTheStoreSaidAndALookupThatFailsTooChangesNothing() {
     AtomicInteger lookups = new AtomicInteger();
-    EffectStore failing = (EffectStore) java.lang.reflect.Proxy.newProxyInstance(EffectStore.class.getClassLoader(),
-        new Class<?>[] {EffectStore.class}, (proxy, method, args) -> {
-          if (method.getName().equals("claimExecution")) {
-            throw new ConnectionStoreException("claiming the execution failed");
-          }
-          if (method.getName().equals("hasAuthorizationNonce") && lookups.incrementAndGet() > 1) {
-            throw new ConnectionStoreException("reading the nonce failed");
-          }
-          try {
-            return method.invoke(world.store, args);
-          } catch (java.lang.reflect.InvocationTargetException e) {
-            throw e.getCause();
-          }
-        });
+    EffectStore failing = InterceptedEffectStore.of(world.store, method -> {
+      if (method.equals("claimExecution")) {
+        throw new ConnectionStoreException("claiming the execution failed");
+      }
+      if (method.equals("hasAuthorizationNonce") && lookups.incrementAndGet() > 1) {
+        throw new ConnectionStoreException("reading the nonce failed");
+      }
+    });
     EffectOrchestrator o = EffectOrchestrator.builder(failing, world.verifier).clock(EffectWorld.fixedClock()).build();
 
     // the nonce is free: the claim's own failure, unchanged
@@ -498,17 +493,11 @@ class EffectOrchestratorTest {
 
   /** {@code store}, counting the calls of {@link EffectStore#hasAuthorizationNonce}. */
   private static EffectStore countingNonceLookups(EffectStore store, AtomicInteger lookups) {
-    return (EffectStore) java.lang.reflect.Proxy.newProxyInstance(EffectStore.class.getClassLoader(),
-        new Class<?>[] {EffectStore.class}, (proxy, method, args) -> {
-          if (method.getName().equals("hasAuthorizationNonce")) {
-            lookups.incrementAndGet();
-          }
-          try {
-            return method.invoke(store, args);
-          } catch (java.lang.reflect.InvocationTargetException e) {
-            throw e.getCause();
-          }
-        });
+    return InterceptedEffectStore.of(store, method -> {
+      if (method.equals("hasAuthorizationNonce")) {
+        lookups.incrementAndGet();
+      }
+    });
   }
 
   @Test

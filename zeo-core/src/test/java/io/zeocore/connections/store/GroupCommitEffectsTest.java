@@ -23,8 +23,6 @@ import io.zeocore.connections.effect.EffectDispatcher;
 import io.zeocore.connections.effect.EffectExecutionResult;
 import io.zeocore.connections.effect.EffectOrchestrator;
 import io.zeocore.connections.effect.EffectReconciler;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Proxy;
 import java.nio.file.Path;
 import java.security.KeyPair;
 import java.sql.SQLException;
@@ -149,18 +147,12 @@ class GroupCommitEffectsTest {
 
   /** {@code store} whose {@code claimExecution} first counts down {@code arrived} and waits for {@code go}. */
   private static EffectStore pausingBeforeClaims(EffectStore store, CountDownLatch arrived, CountDownLatch go) {
-    return (EffectStore) Proxy.newProxyInstance(EffectStore.class.getClassLoader(),
-        new Class<?>[] {EffectStore.class}, (proxy, method, arguments) -> {
-          if (method.getName().equals("claimExecution")) {
-            arrived.countDown();
-            go.await();
-          }
-          try {
-            return method.invoke(store, arguments);
-          } catch (InvocationTargetException e) {
-            throw e.getCause();
-          }
-        });
+    return InterceptedEffectStore.of(store, method -> {
+      if (method.equals("claimExecution")) {
+        arrived.countDown();
+        go.await();
+      }
+    });
   }
 
   private static Throwable catchFailure(Future<?> future) throws InterruptedException {
