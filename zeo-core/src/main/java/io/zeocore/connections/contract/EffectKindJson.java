@@ -1,11 +1,8 @@
 package io.zeocore.connections.contract;
 
+import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JsonGenerator;
-import tools.jackson.core.JsonParser;
-import tools.jackson.core.JsonToken;
-import tools.jackson.databind.DeserializationContext;
 import tools.jackson.databind.SerializationContext;
-import tools.jackson.databind.ValueDeserializer;
 import tools.jackson.databind.ValueSerializer;
 
 /** JSON of {@link EffectKind} as its exact lowercase wire value ({@code read}, {@code financial}, ...). */
@@ -20,20 +17,21 @@ final class EffectKindJson {
     }
   }
 
-  static final class Reader extends ValueDeserializer<EffectKind> {
+  static final class Reader extends JsonStringReader<EffectKind> {
+
+    Reader() {
+      super(EffectKind.class,
+          "effect must be one of read, write, delete, external_communication, financial, security_sensitive");
+    }
+
     @Override
-    public EffectKind deserialize(JsonParser p, DeserializationContext ctxt) {
-      if (p.currentToken() != JsonToken.VALUE_STRING) {
-        return (EffectKind) ctxt.handleUnexpectedToken(EffectKind.class, p);
-      }
-      String text = p.getString();
+    @Nullable EffectKind parse(String text) {
       for (EffectKind kind : EffectKind.values()) {
         if (kind.wireValue().equals(text)) {
           return kind;
         }
       }
-      return (EffectKind) ctxt.handleWeirdStringValue(EffectKind.class, text,
-          "effect must be one of read, write, delete, external_communication, financial, security_sensitive");
+      return null;
     }
   }
 }

@@ -7,12 +7,9 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JsonGenerator;
-import tools.jackson.core.JsonParser;
-import tools.jackson.core.JsonToken;
-import tools.jackson.databind.DeserializationContext;
 import tools.jackson.databind.SerializationContext;
-import tools.jackson.databind.ValueDeserializer;
 import tools.jackson.databind.ValueSerializer;
 
 /**
@@ -91,24 +88,19 @@ final class InstantJson {
     }
   }
 
-  static final class Reader extends ValueDeserializer<Instant> {
-    @Override
-    public Instant deserialize(JsonParser p, DeserializationContext ctxt) {
-      if (p.currentToken() != JsonToken.VALUE_STRING) {
-        return (Instant) ctxt.handleUnexpectedToken(Instant.class, p);
-      }
-      String text = p.getString();
-      try {
-        return OffsetDateTime.parse(text).toInstant().truncatedTo(ChronoUnit.MICROS);
-      } catch (DateTimeException e) {
-        return (Instant) ctxt.handleWeirdStringValue(Instant.class, text,
-            "instant must be ISO-8601 with an offset, e.g. 2026-01-02T03:04:05.000006Z");
-      }
+  static final class Reader extends JsonStringReader<Instant> {
+
+    Reader() {
+      super(Instant.class, "instant must be ISO-8601 with an offset, e.g. 2026-01-02T03:04:05.000006Z");
     }
 
     @Override
-    public Class<?> handledType() {
-      return Instant.class;
+    @Nullable Instant parse(String text) {
+      try {
+        return OffsetDateTime.parse(text).toInstant().truncatedTo(ChronoUnit.MICROS);
+      } catch (DateTimeException e) {
+        return null;
+      }
     }
   }
 }

@@ -24,25 +24,20 @@ import javax.sql.DataSource;
 public enum Dialect {
 
   /** SQLite 3 (the embedded default). */
-  SQLITE("classpath:db/zeocore/sqlite", null),
+  SQLITE,
 
   /** PostgreSQL 12 or later; tables live in schema {@value #POSTGRESQL_SCHEMA} unless the caller chooses another. */
-  POSTGRESQL("classpath:db/zeocore/postgresql", Dialect.POSTGRESQL_SCHEMA);
+  POSTGRESQL;
 
   /** The default schema that holds ZeoCore's tables on PostgreSQL. */
   public static final String POSTGRESQL_SCHEMA = "zeocore";
 
-  private final String migrationLocation;
-  private final String schema;
-
-  Dialect(String migrationLocation, String schema) {
-    this.migrationLocation = migrationLocation;
-    this.schema = schema;
-  }
-
   /** The Flyway location of this dialect's migrations, for example {@code classpath:db/zeocore/sqlite}. */
   public String migrationLocation() {
-    return migrationLocation;
+    return switch (this) {
+      case SQLITE -> "classpath:db/zeocore/sqlite";
+      case POSTGRESQL -> "classpath:db/zeocore/postgresql";
+    };
   }
 
   /**
@@ -50,7 +45,7 @@ public enum Dialect {
    * which uses the database file's main schema.
    */
   public Optional<String> schema() {
-    return Optional.ofNullable(schema);
+    return this == POSTGRESQL ? Optional.of(POSTGRESQL_SCHEMA) : Optional.empty();
   }
 
   /**
