@@ -51,13 +51,8 @@ public final class Ed25519Keys {
    * @throws IllegalArgumentException if the text is not such a key
    */
   public static PublicKey parsePublicKeyPem(String pem) {
-    byte[] der = der(pem, PUBLIC_LABEL);
-    try {
-      return requireEd25519(KeyFactory.getInstance("Ed25519").generatePublic(new X509EncodedKeySpec(der)),
-          "public key");
-    } catch (GeneralSecurityException e) {
-      throw new IllegalArgumentException("not an Ed25519 public key");
-    }
+    return parsePem(pem, PUBLIC_LABEL, "public key",
+        (factory, der) -> factory.generatePublic(new X509EncodedKeySpec(der)));
   }
 
   /**
@@ -66,12 +61,23 @@ public final class Ed25519Keys {
    * @throws IllegalArgumentException if the text is not such a key; the message never contains key material
    */
   public static PrivateKey parsePrivateKeyPem(String pem) {
-    byte[] der = der(pem, PRIVATE_LABEL);
+    return parsePem(pem, PRIVATE_LABEL, "private key",
+        (factory, der) -> factory.generatePrivate(new PKCS8EncodedKeySpec(der)));
+  }
+
+  /** How one kind of key is generated from its DER encoding. */
+  @FunctionalInterface
+  private interface KeyDecoder<K extends Key> {
+    K decode(KeyFactory factory, byte[] der) throws GeneralSecurityException;
+  }
+
+  /** The Ed25519 key of kind {@code what} in {@code pem}'s {@code label} block; the message never repeats the text. */
+  private static <K extends Key> K parsePem(String pem, String label, String what, KeyDecoder<K> decoder) {
+    byte[] der = der(pem, label);
     try {
-      return requireEd25519(KeyFactory.getInstance("Ed25519").generatePrivate(new PKCS8EncodedKeySpec(der)),
-          "private key");
+      return requireEd25519(decoder.decode(KeyFactory.getInstance("Ed25519"), der), what);
     } catch (GeneralSecurityException e) {
-      throw new IllegalArgumentException("not an Ed25519 private key");
+      throw new IllegalArgumentException("not an Ed25519 " + what);
     }
   }
 

@@ -90,7 +90,7 @@ public final class AuthorizationCanonicalForm {
     OPERATION_ID("operation_id", (a, out) -> identifier(a.operationId().value(), out)),
     ARGUMENT_DIGEST("argument_digest", (a, out) -> string(a.argumentDigest(), out)),
     IDEMPOTENCY_KEY("idempotency_key", (a, out) -> identifier(a.idempotencyKey().value(), out)),
-    APPROVAL_REFS("approval_refs", (a, out) -> strings(a.approvalRefs(), out)),
+    APPROVAL_REFS("approval_refs", (a, out) -> array(a.approvalRefs(), AuthorizationCanonicalForm::string, out)),
     ISSUED_AT("issued_at", (a, out) -> instant(a.issuedAt(), out)),
     EXPIRES_AT("expires_at", (a, out) -> instant(a.expiresAt(), out)),
     NONCE("nonce", (a, out) -> string(a.nonce(), out)),
@@ -151,14 +151,16 @@ public final class AuthorizationCanonicalForm {
     out.append('}');
   }
 
-  /** A JSON array of strings, in list order. */
-  private static void strings(List<String> values, StringBuilder out) {
+  /** A JSON array of {@code values} in their order, each written by {@code element}. */
+  private static <T> void array(Iterable<T> values, BiConsumer<T, StringBuilder> element, StringBuilder out) {
     out.append('[');
-    for (int i = 0; i < values.size(); i++) {
-      if (i > 0) {
+    boolean first = true;
+    for (T value : values) {
+      if (!first) {
         out.append(',');
       }
-      string(values.get(i), out);
+      first = false;
+      element.accept(value, out);
     }
     out.append(']');
   }
@@ -185,14 +187,7 @@ public final class AuthorizationCanonicalForm {
       }
       out.append('}');
     } else if (node.isArray()) {
-      out.append('[');
-      for (int i = 0; i < node.size(); i++) {
-        if (i > 0) {
-          out.append(',');
-        }
-        write(node.get(i), out);
-      }
-      out.append(']');
+      array(node.values(), AuthorizationCanonicalForm::write, out);
     } else if (node.isString()) {
       string(node.asString(), out);
     } else if (node.isNumber()) {
