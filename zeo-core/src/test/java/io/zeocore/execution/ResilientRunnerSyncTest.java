@@ -1,5 +1,6 @@
 package io.zeocore.execution;
 
+import static io.zeocore.execution.TargetMaps.targets;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.SocketTimeoutException;
@@ -59,15 +60,6 @@ class ResilientRunnerSyncTest {
 
   private SyncExecutionTarget<String> failing(String id, FailureKind kind) {
     return throwing(id, new AttemptError(kind), Duration.ofSeconds(1));
-  }
-
-  @SafeVarargs
-  private static Map<String, SyncExecutionTarget<String>> targets(SyncExecutionTarget<String>... targets) {
-    Map<String, SyncExecutionTarget<String>> map = new LinkedHashMap<>();
-    for (SyncExecutionTarget<String> target : targets) {
-      map.put(target.targetId(), target);
-    }
-    return map;
   }
 
   @Test
