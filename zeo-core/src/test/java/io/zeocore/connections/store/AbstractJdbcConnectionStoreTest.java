@@ -9,6 +9,7 @@ import static io.zeocore.connections.contract.ContractFixtures.ORG;
 import static io.zeocore.connections.contract.ContractFixtures.REVISION;
 import static io.zeocore.connections.contract.ContractFixtures.SECRET_HANDLE;
 import static io.zeocore.connections.contract.ContractFixtures.T;
+import static io.zeocore.connections.store.Sleeps.sleepQuietly;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -473,15 +474,6 @@ abstract class AbstractJdbcConnectionStoreTest {
     sleepQuietly(10);
     // b died: its lease expired by the database's clock, a can take over
     assertThat(store.claimRecoveryLease(ORG, EXECUTION, "sweeper-a", minute)).isTrue();
-  }
-
-  private static void sleepQuietly(long millis) {
-    try {
-      Thread.sleep(millis);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
-    }
   }
 
   @Test
