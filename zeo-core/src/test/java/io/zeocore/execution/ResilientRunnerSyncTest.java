@@ -62,6 +62,15 @@ class ResilientRunnerSyncTest {
     return throwing(id, new AttemptError(kind), Duration.ofSeconds(1));
   }
 
+  /** A target that cancels {@code token} during its call, then ends the call as {@code then} does. */
+  private static SyncExecutionTarget<String> cancellingDuringItsCall(String id, SettableCancellationToken token,
+      SyncExecutionTarget.Invocation<String> then) {
+    return SyncExecutionTarget.of(id, String.class, context -> {
+      token.cancel();
+      return then.invoke(context);
+    });
+  }
+
   @Test
   void seedExampleGivesTheSecondAttemptWhatIsLeftOfTheBudget() {
     ExecutionPolicy policy = policy("ollama-local", "openai-api").backoff(Duration.ofMillis(500)).build();
@@ -196,8 +205,7 @@ class ResilientRunnerSyncTest {
   @Test
   void cancellationAfterAFailureOverridesTheFailureClass() {
     SettableCancellationToken token = new SettableCancellationToken();
-    SyncExecutionTarget<String> a = SyncExecutionTarget.of("a", String.class, context -> {
-      token.cancel();
+    SyncExecutionTarget<String> a = cancellingDuringItsCall("a", token, context -> {
       throw new AttemptError(FailureKind.AUTHENTICATION);
     });
     ResilientExecutionResult<String> result =
@@ -212,10 +220,7 @@ class ResilientRunnerSyncTest {
   @Test
   void cancellationDuringASuccessfulAttemptIsIgnored() {
     SettableCancellationToken token = new SettableCancellationToken();
-    SyncExecutionTarget<String> a = SyncExecutionTarget.of("a", String.class, context -> {
-      token.cancel();
-      return "done";
-    });
+    SyncExecutionTarget<String> a = cancellingDuringItsCall("a", token, context -> "done");
     assertThat(runner().runSync(policy("a").build(), targets(a), token).outcome())
         .isEqualTo(ExecutionOutcome.SUCCEEDED);
   }
