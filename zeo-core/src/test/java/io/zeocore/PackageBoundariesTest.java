@@ -31,18 +31,14 @@ class PackageBoundariesTest {
 
   @Test
   void runnerKnowsNothingOfItsTargetsOrOfEffects() {
-    noClasses().that().resideInAPackage("io.zeocore.execution").should().dependOnClassesThat()
-        .resideInAnyPackage("io.zeocore.subprocess..", "io.zeocore.llm..", "io.zeocore.capability..",
-            "io.zeocore.connections..")
-        .check(core);
+    dependsOnNoneOf("io.zeocore.execution",
+        "io.zeocore.subprocess..", "io.zeocore.llm..", "io.zeocore.capability..", "io.zeocore.connections..");
   }
 
   @Test
   void effectOrchestrationNeverUsesTheReadOnlyRunnerOrItsTargets() {
-    noClasses().that().resideInAPackage("io.zeocore.connections..").should().dependOnClassesThat()
-        .resideInAnyPackage("io.zeocore.execution..", "io.zeocore.subprocess..", "io.zeocore.llm..",
-            "io.zeocore.capability..")
-        .check(core);
+    dependsOnNoneOf("io.zeocore.connections..",
+        "io.zeocore.execution..", "io.zeocore.subprocess..", "io.zeocore.llm..", "io.zeocore.capability..");
   }
 
   @Test
@@ -57,19 +53,17 @@ class PackageBoundariesTest {
 
   @Test
   void theContractDependsOnNoMachinery() {
-    noClasses().that().resideInAPackage("io.zeocore.connections.contract").should().dependOnClassesThat()
-        .resideInAnyPackage("io.zeocore.connections.effect..", "io.zeocore.connections.observation..",
-            "io.zeocore.connections.store..", "io.zeocore.connections.admission..",
-            "io.zeocore.connections.authorization..", "io.zeocore.connections.custody..")
-        .check(core);
+    dependsOnNoneOf("io.zeocore.connections.contract",
+        "io.zeocore.connections.effect..", "io.zeocore.connections.observation..", "io.zeocore.connections.store..",
+        "io.zeocore.connections.admission..", "io.zeocore.connections.authorization..",
+        "io.zeocore.connections.custody..");
   }
 
   @Test
   void internalHelpersDependOnNothingElseOfZeoCore() {
-    noClasses().that().resideInAPackage("io.zeocore.internal").should().dependOnClassesThat()
-        .resideInAnyPackage("io.zeocore.execution..", "io.zeocore.subprocess..", "io.zeocore.llm..",
-            "io.zeocore.capability..", "io.zeocore.connections..")
-        .check(core);
+    dependsOnNoneOf("io.zeocore.internal",
+        "io.zeocore.execution..", "io.zeocore.subprocess..", "io.zeocore.llm..", "io.zeocore.capability..",
+        "io.zeocore.connections..");
   }
 
   @Test
@@ -91,6 +85,12 @@ class PackageBoundariesTest {
         .orShould().haveSimpleName("ConnectionPoolStats")
         .orShould().haveSimpleName("JdbcConnectionStore").orShould().haveSimpleName("SqliteDatabase")
         .orShould().haveSimpleName("ZeoCoreSchema").orShould().haveSimpleName("Dialect")
+        .check(core);
+  }
+
+  /** No class in {@code packageName} (an ArchUnit package pattern) depends on a class in any of {@code packages}. */
+  private static void dependsOnNoneOf(String packageName, String... packages) {
+    noClasses().that().resideInAPackage(packageName).should().dependOnClassesThat().resideInAnyPackage(packages)
         .check(core);
   }
 }

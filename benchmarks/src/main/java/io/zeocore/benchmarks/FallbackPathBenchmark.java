@@ -4,6 +4,7 @@ import static io.zeocore.benchmarks.Contenders.PEER_TRANSIENT;
 import static io.zeocore.benchmarks.Contenders.VALUE;
 import static io.zeocore.benchmarks.Contenders.ZEOCORE_TRANSIENT;
 
+import dev.failsafe.FailsafeExecutor;
 import io.github.resilience4j.retry.Retry;
 import io.zeocore.execution.AsyncExecutionTarget;
 import io.zeocore.execution.ResilientExecutionResult;
@@ -178,37 +179,39 @@ public class FallbackPathBenchmark extends PeerComparisonBenchmark {
 
   @Benchmark
   public String deferredResilience4j() {
-    pendAnswers();
     int[] attempt = {0};
-    CompletionStage<String> run = retry.executeCompletionStage(r4jScheduler, () -> timeLimiter
-        .executeCompletionStage(r4jScheduler, attempt[0]++ == 0 ? peerDeferredPrimary : peerDeferredSecondary));
-    answerDeferred(PEER_TRANSIENT);
-    return run.toCompletableFuture().join();
+    return deferredResilience4j(() -> timeLimiter.executeCompletionStage(r4jScheduler,
+        attempt[0]++ == 0 ? peerDeferredPrimary : peerDeferredSecondary));
   }
 
   @Benchmark
   public String deferredFailsafe() {
-    pendAnswers();
-    CompletableFuture<String> run = failsafe.getStageAsync(
-        context -> context.getAttemptCount() == 0 ? peerDeferredPrimary.get() : peerDeferredSecondary.get());
-    answerDeferred(PEER_TRANSIENT);
-    return run.join();
+    return deferredFailsafe(failsafe);
   }
 
   @Benchmark
   public String deferredResilience4jRetryOnly() {
-    pendAnswers();
     int[] attempt = {0};
-    CompletionStage<String> run = retry.executeCompletionStage(r4jScheduler,
-        () -> attempt[0]++ == 0 ? peerDeferredPrimary.get() : peerDeferredSecondary.get());
-    answerDeferred(PEER_TRANSIENT);
-    return run.toCompletableFuture().join();
+    return deferredResilience4j(() -> attempt[0]++ == 0 ? peerDeferredPrimary.get() : peerDeferredSecondary.get());
   }
 
   @Benchmark
   public String deferredFailsafeRetryOnly() {
+    return deferredFailsafe(failsafeRetryOnly);
+  }
+
+  /** One deferred run through Resilience4j's retry, each attempt started by {@code attempts}. */
+  private String deferredResilience4j(Supplier<CompletionStage<String>> attempts) {
     pendAnswers();
-    CompletableFuture<String> run = failsafeRetryOnly.getStageAsync(
+    CompletionStage<String> run = retry.executeCompletionStage(r4jScheduler, attempts);
+    answerDeferred(PEER_TRANSIENT);
+    return run.toCompletableFuture().join();
+  }
+
+  /** One deferred run through the Failsafe {@code executor} (with or without its timeout). */
+  private String deferredFailsafe(FailsafeExecutor<String> executor) {
+    pendAnswers();
+    CompletableFuture<String> run = executor.getStageAsync(
         context -> context.getAttemptCount() == 0 ? peerDeferredPrimary.get() : peerDeferredSecondary.get());
     answerDeferred(PEER_TRANSIENT);
     return run.join();

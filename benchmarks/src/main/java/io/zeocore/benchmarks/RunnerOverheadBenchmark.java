@@ -2,6 +2,7 @@ package io.zeocore.benchmarks;
 
 import static io.zeocore.benchmarks.Contenders.VALUE;
 
+import dev.failsafe.FailsafeExecutor;
 import io.zeocore.execution.AsyncExecutionTarget;
 import io.zeocore.execution.ResilientExecutionResult;
 import io.zeocore.execution.ResilientRunner;
@@ -132,33 +133,36 @@ public class RunnerOverheadBenchmark extends PeerComparisonBenchmark {
 
   @Benchmark
   public String deferredResilience4j() {
-    CompletableFuture<String> answer = pendingAnswer = new CompletableFuture<>();
-    CompletionStage<String> run = retry.executeCompletionStage(r4jScheduler,
-        () -> timeLimiter.executeCompletionStage(r4jScheduler, peerDeferredNoop));
-    answer.complete(VALUE);
-    return run.toCompletableFuture().join();
+    return deferredResilience4j(() -> timeLimiter.executeCompletionStage(r4jScheduler, peerDeferredNoop));
   }
 
   @Benchmark
   public String deferredFailsafe() {
-    CompletableFuture<String> answer = pendingAnswer = new CompletableFuture<>();
-    CompletableFuture<String> run = failsafe.getStageAsync(peerDeferredNoop::get);
-    answer.complete(VALUE);
-    return run.join();
+    return deferredFailsafe(failsafe);
   }
 
   @Benchmark
   public String deferredResilience4jRetryOnly() {
-    CompletableFuture<String> answer = pendingAnswer = new CompletableFuture<>();
-    CompletionStage<String> run = retry.executeCompletionStage(r4jScheduler, peerDeferredNoop);
-    answer.complete(VALUE);
-    return run.toCompletableFuture().join();
+    return deferredResilience4j(peerDeferredNoop);
   }
 
   @Benchmark
   public String deferredFailsafeRetryOnly() {
+    return deferredFailsafe(failsafeRetryOnly);
+  }
+
+  /** One deferred run through Resilience4j's retry, its attempt started by {@code attempt}. */
+  private String deferredResilience4j(Supplier<CompletionStage<String>> attempt) {
     CompletableFuture<String> answer = pendingAnswer = new CompletableFuture<>();
-    CompletableFuture<String> run = failsafeRetryOnly.getStageAsync(peerDeferredNoop::get);
+    CompletionStage<String> run = retry.executeCompletionStage(r4jScheduler, attempt);
+    answer.complete(VALUE);
+    return run.toCompletableFuture().join();
+  }
+
+  /** One deferred run through the Failsafe {@code executor} (with or without its timeout). */
+  private String deferredFailsafe(FailsafeExecutor<String> executor) {
+    CompletableFuture<String> answer = pendingAnswer = new CompletableFuture<>();
+    CompletableFuture<String> run = executor.getStageAsync(peerDeferredNoop::get);
     answer.complete(VALUE);
     return run.join();
   }

@@ -16,10 +16,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CancellationException;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.web.client.HttpClientErrorException;
 import org.springframework.web.client.HttpServerErrorException;
+import org.springframework.web.client.HttpStatusCodeException;
 import org.springframework.web.client.ResourceAccessException;
 
 class ExceptionClassificationTest {
@@ -68,26 +71,23 @@ class ExceptionClassificationTest {
         .isEqualTo(FailureKind.TIMEOUT);
   }
 
+  @ParameterizedTest(name = "HTTP {0} is {1}")
+  @CsvSource({"UNAUTHORIZED, AUTHENTICATION", "FORBIDDEN, AUTHENTICATION", "REQUEST_TIMEOUT, TIMEOUT",
+      "GATEWAY_TIMEOUT, TIMEOUT", "BAD_GATEWAY, TRANSIENT", "NOT_FOUND, PERMANENT"})
+  void springResponseExceptionsAreClassifiedByStatus(HttpStatus status, FailureKind kind) {
+    HttpStatusCodeException response = status.is4xxClientError() ? new HttpClientErrorException(status)
+        : new HttpServerErrorException(status);
+    assertThat(defaults.classify(response).kind()).isEqualTo(kind);
+  }
+
   @Test
-  void springResponseExceptionsAreClassifiedByStatus() {
+  void springTooManyRequestsIsARateLimitThatWaitsForItsRetryAfter() {
     HttpHeaders headers = new HttpHeaders();
     headers.add("Retry-After", "7");
     byte[] body = CANARY.getBytes(StandardCharsets.UTF_8);
     assertThat(defaults.classify(HttpClientErrorException.create(HttpStatus.TOO_MANY_REQUESTS, CANARY, headers, body,
         StandardCharsets.UTF_8))).isEqualTo(new FailureClassification(FailureKind.RATE_LIMIT, true,
             Duration.ofSeconds(7)));
-    assertThat(defaults.classify(new HttpClientErrorException(HttpStatus.UNAUTHORIZED)).kind())
-        .isEqualTo(FailureKind.AUTHENTICATION);
-    assertThat(defaults.classify(new HttpClientErrorException(HttpStatus.FORBIDDEN)).kind())
-        .isEqualTo(FailureKind.AUTHENTICATION);
-    assertThat(defaults.classify(new HttpClientErrorException(HttpStatus.REQUEST_TIMEOUT)).kind())
-        .isEqualTo(FailureKind.TIMEOUT);
-    assertThat(defaults.classify(new HttpServerErrorException(HttpStatus.GATEWAY_TIMEOUT)).kind())
-        .isEqualTo(FailureKind.TIMEOUT);
-    assertThat(defaults.classify(new HttpServerErrorException(HttpStatus.BAD_GATEWAY)).kind())
-        .isEqualTo(FailureKind.TRANSIENT);
-    assertThat(defaults.classify(new HttpClientErrorException(HttpStatus.NOT_FOUND)).kind())
-        .isEqualTo(FailureKind.PERMANENT);
   }
 
   @Test

@@ -1,14 +1,13 @@
 package io.zeocore.execution;
 
+import static io.zeocore.execution.TargetMaps.targets;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -30,15 +29,6 @@ class ResilientRunnerAsyncTest {
         .totalTimeout(Duration.ofSeconds(10))
         .attemptTimeout(Duration.ofSeconds(5))
         .attemptTargets(plan);
-  }
-
-  @SafeVarargs
-  private static Map<String, AsyncExecutionTarget<String>> targets(AsyncExecutionTarget<String>... targets) {
-    Map<String, AsyncExecutionTarget<String>> map = new LinkedHashMap<>();
-    for (AsyncExecutionTarget<String> target : targets) {
-      map.put(target.targetId(), target);
-    }
-    return map;
   }
 
   private static AsyncExecutionTarget<String> completed(String id, String value) {

@@ -1,5 +1,6 @@
 package io.zeocore.execution;
 
+import static io.zeocore.execution.TargetMaps.targets;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.SocketTimeoutException;
@@ -61,13 +62,13 @@ class ResilientRunnerSyncTest {
     return throwing(id, new AttemptError(kind), Duration.ofSeconds(1));
   }
 
-  @SafeVarargs
-  private static Map<String, SyncExecutionTarget<String>> targets(SyncExecutionTarget<String>... targets) {
-    Map<String, SyncExecutionTarget<String>> map = new LinkedHashMap<>();
-    for (SyncExecutionTarget<String> target : targets) {
-      map.put(target.targetId(), target);
-    }
-    return map;
+  /** A target that cancels {@code token} during its call, then ends the call as {@code then} does. */
+  private static SyncExecutionTarget<String> cancellingDuringItsCall(String id, SettableCancellationToken token,
+      SyncExecutionTarget.Invocation<String> then) {
+    return SyncExecutionTarget.of(id, String.class, context -> {
+      token.cancel();
+      return then.invoke(context);
+    });
   }
 
   @Test
@@ -204,8 +205,7 @@ class ResilientRunnerSyncTest {
   @Test
   void cancellationAfterAFailureOverridesTheFailureClass() {
     SettableCancellationToken token = new SettableCancellationToken();
-    SyncExecutionTarget<String> a = SyncExecutionTarget.of("a", String.class, context -> {
-      token.cancel();
+    SyncExecutionTarget<String> a = cancellingDuringItsCall("a", token, context -> {
       throw new AttemptError(FailureKind.AUTHENTICATION);
     });
     ResilientExecutionResult<String> result =
@@ -220,10 +220,7 @@ class ResilientRunnerSyncTest {
   @Test
   void cancellationDuringASuccessfulAttemptIsIgnored() {
     SettableCancellationToken token = new SettableCancellationToken();
-    SyncExecutionTarget<String> a = SyncExecutionTarget.of("a", String.class, context -> {
-      token.cancel();
-      return "done";
-    });
+    SyncExecutionTarget<String> a = cancellingDuringItsCall("a", token, context -> "done");
     assertThat(runner().runSync(policy("a").build(), targets(a), token).outcome())
         .isEqualTo(ExecutionOutcome.SUCCEEDED);
   }

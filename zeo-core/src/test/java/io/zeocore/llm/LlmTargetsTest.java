@@ -235,12 +235,8 @@ class LlmTargetsTest {
   @Test
   void eachAttemptMakesOneRequestEvenWhenTheClientsLegacyRetryCountIsThree() {
     server.replies(status(503, "{}"));
-    OllamaClient client = OllamaClient.builder()
-        .baseUrl(server.baseUrl())
-        .legacyRetry(new LegacyRetry(3, Duration.ofSeconds(1), Duration.ofSeconds(30), delay -> {
-          throw new AssertionError("targets must never use the legacy retry loop");
-        }))
-        .build();
+    OllamaClient client = OllamaClients.withLegacyRetryOfThreeThatMustNotRun(server.baseUrl(),
+        "targets must never use the legacy retry loop");
 
     ResilientExecutionResult<String> result = runner().runSync(policy("ollama-local", "ollama-local").build(),
         Map.of("ollama-local", LlmTargets.chatTarget("ollama-local", client, MESSAGES)));

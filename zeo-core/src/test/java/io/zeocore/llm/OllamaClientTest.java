@@ -145,12 +145,8 @@ class OllamaClientTest {
   @Test
   void chatOnceMakesExactlyOneRequestEvenWhenLegacyRetryCountIsThree() {
     server.replies(status(503, "{\"error\":\"overloaded\"}"));
-    OllamaClient client = OllamaClient.builder()
-        .baseUrl(server.baseUrl())
-        .legacyRetry(new LegacyRetry(3, Duration.ofSeconds(1), Duration.ofSeconds(30), delay -> {
-          throw new AssertionError("chatOnce must never sleep");
-        }))
-        .build();
+    OllamaClient client = OllamaClients.withLegacyRetryOfThreeThatMustNotRun(server.baseUrl(),
+        "chatOnce must never sleep");
 
     LlmCallException failure = chatOnceFailure(client, MESSAGES, CALL_TIMEOUT);
 

@@ -42,6 +42,11 @@ final class ChildProcesses {
     return "echo " + value + " > " + file + ".tmp && /bin/mv " + file + ".tmp " + file;
   }
 
+  /** Shell code that starts {@code /bin/sleep 60} in the background and publishes its pid into {@code dir/name}. */
+  static String sleeperInTheBackground(Path dir, String name) {
+    return "/bin/sleep 60 &\n" + publish(dir, name, "$!");
+  }
+
   static long readPid(Path file) {
     try {
       return Long.parseLong(Files.readString(file).trim());

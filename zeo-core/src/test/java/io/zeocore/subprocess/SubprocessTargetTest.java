@@ -6,6 +6,7 @@ import static io.zeocore.subprocess.ChildProcesses.publish;
 import static io.zeocore.subprocess.ChildProcesses.readPid;
 import static io.zeocore.subprocess.ChildProcesses.running;
 import static io.zeocore.subprocess.ChildProcesses.shellScript;
+import static io.zeocore.subprocess.ChildProcesses.sleeperInTheBackground;
 import static io.zeocore.subprocess.SubprocessTargets.subprocessTarget;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -407,8 +408,7 @@ class SubprocessTargetTest {
   @Test
   void deadlineStopsTheChildWithItsWholeTreeIncludingAGrandchildThatCalledSetsid() {
     String body = String.join("\n",
-        "/bin/sleep 60 &",
-        publish(dir, "member", "$!"),
+        sleeperInTheBackground(dir, "member"),
         "/usr/bin/setsid /bin/sleep 61 &",
         publish(dir, "escapee", "$!"),
         publish(dir, "leader", "$$"),
@@ -442,8 +442,7 @@ class SubprocessTargetTest {
   void childIgnoringSigtermIsKilledAfterTheGracePeriod() {
     String body = String.join("\n",
         "trap '' TERM",
-        "/bin/sleep 60 &",
-        publish(dir, "sleeper", "$!"),
+        sleeperInTheBackground(dir, "sleeper"),
         publish(dir, "leader", "$$"),
         "wait");
     Path stubborn = shellScript(dir, "stubborn", body);
@@ -483,8 +482,7 @@ class SubprocessTargetTest {
   @Test
   void childThatExitedLeavingAGrandchildHoldingStdoutTimesOutAndTheGrandchildIsKilled() {
     String body = String.join("\n",
-        "/bin/sleep 60 &",
-        publish(dir, "grandchild", "$!"),
+        sleeperInTheBackground(dir, "grandchild"),
         "echo partial",
         "exit 0");
     SyncExecutionTarget<String> target = scriptTarget("leaves-grandchild", body);
@@ -548,8 +546,7 @@ class SubprocessTargetTest {
   @Test
   void processTreeFallbackStopsTheChildAndItsDescendantsToo() {
     String body = String.join("\n",
-        "/bin/sleep 60 &",
-        publish(dir, "grandchild", "$!"),
+        sleeperInTheBackground(dir, "grandchild"),
         publish(dir, "leader", "$$"),
         "wait");
     Path script = shellScript(dir, "tree", body);

@@ -22,6 +22,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.diagnostics.FailureAnalysis;
@@ -153,26 +154,27 @@ class OwnTargetsAutoConfigurationTests {
     }
   }
 
+  /** Runs policy {@code summarize} on "hello" in a context of the registered targets, planned {@code plan}. */
+  private ResilientExecutionResult<String> summarizeWithRegisteredTargets(String plan) {
+    AtomicReference<ResilientExecutionResult<String>> result = new AtomicReference<>();
+    contextRunner.withUserConfiguration(RegisteredTargets.class)
+        .withPropertyValues(P + "summarize.attempt-targets=" + plan).run(context -> result.set(
+            context.getBean(ZeoCoreExecutions.class).run("summarize", "hello", String.class)));
+    return result.get();
+  }
+
   @Test
   void registeredTargetsRunWithNoMap() {
-    contextRunner.withUserConfiguration(RegisteredTargets.class)
-        .withPropertyValues(P + "summarize.attempt-targets=refusing,shouting").run(context -> {
-          ResilientExecutionResult<String> result = context.getBean(ZeoCoreExecutions.class)
-              .run("summarize", "hello", String.class);
-          assertThat(result.value()).isEqualTo("HELLO");
-          assertThat(result.attempts().get(0).dispatchStarted()).isFalse();
-        });
+    ResilientExecutionResult<String> result = summarizeWithRegisteredTargets("refusing,shouting");
+    assertThat(result.value()).isEqualTo("HELLO");
+    assertThat(result.attempts().get(0).dispatchStarted()).isFalse();
   }
 
   @Test
   void reorderingTheRegisteredPlanIsAConfigurationChange() {
-    contextRunner.withUserConfiguration(RegisteredTargets.class)
-        .withPropertyValues(P + "summarize.attempt-targets=shouting,refusing").run(context -> {
-          ResilientExecutionResult<String> result = context.getBean(ZeoCoreExecutions.class)
-              .run("summarize", "hello", String.class);
-          assertThat(result.attempts()).hasSize(1);
-          assertThat(result.selectedTargetId()).isEqualTo("shouting");
-        });
+    ResilientExecutionResult<String> result = summarizeWithRegisteredTargets("shouting,refusing");
+    assertThat(result.attempts()).hasSize(1);
+    assertThat(result.selectedTargetId()).isEqualTo("shouting");
   }
 
   @Test

@@ -19,6 +19,7 @@ import static io.zeocore.connections.contract.EffectState.AMBIGUOUS;
 import static io.zeocore.connections.contract.EffectState.DISPATCH_STARTED;
 import static io.zeocore.connections.contract.EffectState.FAILED_SAFE;
 import static io.zeocore.connections.contract.EffectState.SUCCEEDED;
+import static io.zeocore.connections.store.Sleeps.sleepQuietly;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -110,7 +111,7 @@ class EffectRecoveryTest {
     assertThat(recovery.recoverOnce().examined()).isZero();
     assertThat(state()).isEqualTo(DISPATCH_STARTED);
 
-    sleep(400);
+    sleepQuietly(400);
     EffectRecovery.Sweep sweep = recovery.recoverOnce();
 
     assertThat(sweep).isEqualTo(new EffectRecovery.Sweep(1, 1, 1, 0, 0, 0, 0));
@@ -186,7 +187,7 @@ class EffectRecoveryTest {
     world.store.claimExecution(ORG, "nonce-1", List.of(startedChain()));
     List<String> events = new ArrayList<>();
     now.set(T.plus(Duration.ofHours(1)));
-    sleep(5);
+    sleepQuietly(5);
     try (EffectRecovery recovery = recovery(request -> ReconciliationResult.confirmed(EVIDENCE, CONFIRMATION))
         .dispatchStaleAfter(Duration.ofMillis(1)).listener(new EffectListener() {
           @Override
@@ -251,12 +252,4 @@ class EffectRecoveryTest {
     return world.store.getExecution(ORG, EXECUTION).orElseThrow().state();
   }
 
-  private static void sleep(long millis) {
-    try {
-      Thread.sleep(millis);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
-    }
-  }
 }

@@ -9,6 +9,7 @@ import static io.zeocore.connections.contract.ContractFixtures.ORG;
 import static io.zeocore.connections.contract.ContractFixtures.REVISION;
 import static io.zeocore.connections.contract.ContractFixtures.SECRET_HANDLE;
 import static io.zeocore.connections.contract.ContractFixtures.T;
+import static io.zeocore.connections.store.Sleeps.sleepQuietly;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -223,22 +224,20 @@ abstract class AbstractJdbcConnectionStoreTest {
 
   @Test
   void anOutcomeIsACompareAndSetOnTheStateTheReceiptImplies() {
-    EffectExecution ambiguous = claimThenCommitAmbiguity();
-    Instant ambiguousAt = ambiguous.updatedAt();
-    Instant dispatchedAt = ambiguousAt.minus(1, ChronoUnit.MICROS);
+    Ambiguity ambiguity = claimThenCommitAmbiguity();
 
     // a second process that still believes DISPATCH_STARTED cannot record its direct outcome over the ambiguity
-    Instant later = ambiguousAt.plus(1, ChronoUnit.MICROS);
-    EffectExecution failed = ambiguous.transitionTo(EffectState.FAILED_SAFE, later);
+    Instant later = ambiguity.aMicrosecondLater();
+    EffectExecution failed = ambiguity.execution().transitionTo(EffectState.FAILED_SAFE, later);
     EffectReceipt direct = new EffectReceipt(EXECUTION, ORG, CONNECTION, EffectState.FAILED_SAFE,
-        new NormalizedError(NormalizedErrorCode.FAILED_SAFE, "no effect"), later, dispatchedAt, null, null,
-        null, null, null);
+        new NormalizedError(NormalizedErrorCode.FAILED_SAFE, "no effect"), later, ambiguity.dispatchedAt(), null,
+        null, null, null, null);
     assertThatThrownBy(() -> store.commitOutcome(ORG, failed, direct))
         .isInstanceOf(ConnectionStoreException.class)
         .hasMessageContaining("execution state changed concurrently");
 
     // the resolution of that ambiguity is accepted, once
-    EffectReceipt resolving = noEffectResolution(later, dispatchedAt, ambiguousAt);
+    EffectReceipt resolving = noEffectResolution(later, ambiguity.dispatchedAt(), ambiguity.recordedAt());
     store.commitOutcome(ORG, failed, resolving);
     assertThatThrownBy(() -> store.commitOutcome(ORG, failed, resolving))
         .hasMessageContaining("execution state changed concurrently");
@@ -248,24 +247,21 @@ abstract class AbstractJdbcConnectionStoreTest {
 
   @Test
   void aResolutionMustPointAtThePersistedAmbiguity() {
-    EffectExecution ambiguous = claimThenCommitAmbiguity();
-    Instant ambiguousAt = ambiguous.updatedAt();
-    Instant dispatchedAt = ambiguousAt.minus(1, ChronoUnit.MICROS);
-    Instant later = ambiguousAt.plus(1, ChronoUnit.MICROS);
-    EffectReceipt wrongPointer = noEffectResolution(later, dispatchedAt, dispatchedAt);
+    Ambiguity ambiguity = claimThenCommitAmbiguity();
+    Instant later = ambiguity.aMicrosecondLater();
+    EffectReceipt wrongPointer = noEffectResolution(later, ambiguity.dispatchedAt(), ambiguity.dispatchedAt());
 
-    assertThatThrownBy(() -> store.commitOutcome(ORG, ambiguous.transitionTo(EffectState.FAILED_SAFE, later),
-        wrongPointer))
+    assertThatThrownBy(() -> store.commitOutcome(ORG,
+        ambiguity.execution().transitionTo(EffectState.FAILED_SAFE, later), wrongPointer))
         .isInstanceOf(ConnectionStoreException.class)
         .hasMessage("resolving receipt does not reference persisted ambiguity");
-    assertThat(store.getExecution(ORG, EXECUTION)).contains(ambiguous);
+    assertThat(store.getExecution(ORG, EXECUTION)).contains(ambiguity.execution());
   }
 
   @Test
   void attemptReceiptsAppendWithoutChangingState() {
-    Instant ambiguousAt = claimThenCommitAmbiguity().updatedAt();
-    Instant dispatchedAt = ambiguousAt.minus(1, ChronoUnit.MICROS);
-    EffectReceipt attempt = attemptReceipt(ambiguousAt.plusMillis(1), dispatchedAt);
+    Ambiguity ambiguity = claimThenCommitAmbiguity();
+    EffectReceipt attempt = attemptReceipt(ambiguity.recordedAt().plusMillis(1), ambiguity.dispatchedAt());
     store.saveReceipt(ORG, attempt);
 
     assertThatThrownBy(() -> store.saveReceipt(ORG, attempt)).hasMessage("receipt timestamp already exists");
@@ -275,22 +271,20 @@ abstract class AbstractJdbcConnectionStoreTest {
 
   @Test
   void anOutcomeWhoseReceiptClashesWithHistoryConflictsAndRollsBackEntirely() {
-    EffectExecution ambiguous = claimThenCommitAmbiguity();
-    Instant ambiguousAt = ambiguous.updatedAt();
-    Instant dispatchedAt = ambiguousAt.minus(1, ChronoUnit.MICROS);
-    Instant attemptAt = ambiguousAt.plus(1, ChronoUnit.MICROS);
-    store.saveReceipt(ORG, attemptReceipt(attemptAt, dispatchedAt));
+    Ambiguity ambiguity = claimThenCommitAmbiguity();
+    Instant attemptAt = ambiguity.aMicrosecondLater();
+    store.saveReceipt(ORG, attemptReceipt(attemptAt, ambiguity.dispatchedAt()));
     // the resolution is recorded at the very instant of the attempt receipt: it clashes with the history
-    EffectExecution succeeded = ambiguous.transitionTo(EffectState.SUCCEEDED, attemptAt);
+    EffectExecution succeeded = ambiguity.execution().transitionTo(EffectState.SUCCEEDED, attemptAt);
     ConfirmationEvidence evidence = store.newConfirmationEvidence(ORG, EXECUTION, attemptAt, HEX);
     EffectReceipt resolving = new EffectReceipt(EXECUTION, ORG, CONNECTION, EffectState.SUCCEEDED, null,
-        attemptAt, dispatchedAt, attemptAt, evidence.evidenceRef(), HEX, ambiguousAt, null);
+        attemptAt, ambiguity.dispatchedAt(), attemptAt, evidence.evidenceRef(), HEX, ambiguity.recordedAt(), null);
 
     assertThatThrownBy(() -> store.commitOutcome(ORG, succeeded, resolving, evidence))
         .isInstanceOf(ConnectionStoreException.class)
         .hasMessage("outcome record conflicts with history");
 
-    assertThat(store.getExecution(ORG, EXECUTION)).contains(ambiguous);
+    assertThat(store.getExecution(ORG, EXECUTION)).contains(ambiguity.execution());
     assertThat(store.getConfirmationEvidence(ORG, evidence.evidenceRef())).isEmpty();
     assertThat(store.getEvidenceReferencesForExecution(ORG, EXECUTION)).isEmpty();
     assertThat(store.getReceiptsForExecution(ORG, EXECUTION)).extracting(EffectReceipt::finalState)
@@ -475,15 +469,6 @@ abstract class AbstractJdbcConnectionStoreTest {
     assertThat(store.claimRecoveryLease(ORG, EXECUTION, "sweeper-a", minute)).isTrue();
   }
 
-  private static void sleepQuietly(long millis) {
-    try {
-      Thread.sleep(millis);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
-    }
-  }
-
   @Test
   void countsExecutionsByStateAcrossOrganizationsAndReportsTheSchemaVersion() {
     store.claimExecution(ORG, "n1", toDispatchStarted(EXECUTION, KEY));
@@ -504,16 +489,30 @@ abstract class AbstractJdbcConnectionStoreTest {
 
   /**
    * Claims {@link #EXECUTION} up to {@code DISPATCH_STARTED} and commits its ambiguity one microsecond after the
-   * dispatch started; returns the ambiguous execution.
+   * dispatch started.
    */
-  private EffectExecution claimThenCommitAmbiguity() {
+  private Ambiguity claimThenCommitAmbiguity() {
     List<EffectExecution> claimed = toDispatchStarted(EXECUTION, KEY);
     store.claimExecution(ORG, "nonce-1", claimed);
     EffectExecution started = last(claimed);
     Instant ambiguousAt = started.updatedAt().plus(1, ChronoUnit.MICROS);
     EffectExecution ambiguous = started.transitionTo(EffectState.AMBIGUOUS, ambiguousAt);
     store.commitOutcome(ORG, ambiguous, ambiguityReceipt(ambiguousAt, started.updatedAt()));
-    return ambiguous;
+    return new Ambiguity(ambiguous, started.updatedAt());
+  }
+
+  /** A committed ambiguity: the {@code AMBIGUOUS} execution and the instant its dispatch started. */
+  private record Ambiguity(EffectExecution execution, Instant dispatchedAt) {
+
+    /** When the ambiguity (its execution snapshot and receipt) was recorded. */
+    Instant recordedAt() {
+      return execution.updatedAt();
+    }
+
+    /** The first instant after the ambiguity a later outcome or attempt can be recorded at. */
+    Instant aMicrosecondLater() {
+      return recordedAt().plus(1, ChronoUnit.MICROS);
+    }
   }
 
   static EffectReceipt ambiguityReceipt(Instant at, Instant dispatchStartedAt) {

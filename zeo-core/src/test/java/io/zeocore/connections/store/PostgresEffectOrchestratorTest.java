@@ -12,6 +12,7 @@ import static io.zeocore.connections.contract.EffectState.AMBIGUOUS;
 import static io.zeocore.connections.contract.EffectState.DISPATCH_STARTED;
 import static io.zeocore.connections.contract.EffectState.REFUSED;
 import static io.zeocore.connections.contract.EffectState.SUCCEEDED;
+import static io.zeocore.connections.store.Sleeps.sleepQuietly;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.zeocore.connections.contract.AuthorizationRefusalReason;
@@ -179,7 +180,7 @@ class PostgresEffectOrchestratorTest {
     })).clock(() -> T.plus(Duration.ofMinutes(6))).dispatchStaleAfter(Duration.ofMillis(50)).build();
 
     // staleness is the database's clock: wait until the dispatch is 50 ms old by it
-    awaitQuietly(Duration.ofMillis(80));
+    sleepQuietly(80);
     assertThat(recovery.recoverOnce()).isEqualTo(new EffectRecovery.Sweep(1, 1, 1, 0, 0, 0, 0));
 
     assertThat(instanceA.getExecution(ORG, EXECUTION).orElseThrow().state()).isEqualTo(SUCCEEDED);
@@ -201,7 +202,7 @@ class PostgresEffectOrchestratorTest {
         return ReconciliationResult.confirmed(EVIDENCE, CONFIRMATION);
       })).clock(() -> T.plus(Duration.ofMinutes(6))).dispatchStaleAfter(Duration.ofMillis(1)).build());
     }
-    awaitQuietly(Duration.ofMillis(10));
+    sleepQuietly(10);
     java.util.concurrent.ExecutorService threads = java.util.concurrent.Executors.newFixedThreadPool(2);
     List<EffectRecovery.Sweep> sweeps = new ArrayList<>();
     try {
@@ -231,12 +232,4 @@ class PostgresEffectOrchestratorTest {
     return List.of(created, verified, prepared, prepared.transitionTo(DISPATCH_STARTED, t(4)));
   }
 
-  private static void awaitQuietly(Duration duration) {
-    try {
-      Thread.sleep(duration.toMillis());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
-    }
-  }
 }
