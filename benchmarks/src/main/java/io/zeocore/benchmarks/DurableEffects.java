@@ -1256,10 +1256,6 @@ public final class DurableEffects {
     for (String name : propertyNames) {
       properties.put(name, Map.of("type", "string"));
     }
-    Map<String, Object> schema = new LinkedHashMap<>();
-    schema.put("type", "object");
-    schema.put("additionalProperties", false);
-    schema.put("properties", properties);
-    return schema;
+    return BusinessOperation.closedRequestSchema(properties);
   }
 }

@@ -92,11 +92,8 @@ public final class World {
     Map<String, Object> properties = new LinkedHashMap<>();
     properties.put("amount", Map.of("type", "integer"));
     properties.put("charge", Map.of("type", "string"));
-    Map<String, Object> schema = new LinkedHashMap<>();
-    schema.put("type", "object");
-    schema.put("additionalProperties", false);
-    schema.put("properties", properties);
-    BusinessOperation refund = new BusinessOperation(REFUND, EffectKind.FINANCIAL, schema, Map.of("type", "object"),
+    BusinessOperation refund = new BusinessOperation(REFUND, EffectKind.FINANCIAL,
+        BusinessOperation.closedRequestSchema(properties), Map.of("type", "object"),
         "https://api.stripe.com", "POST", "/v1/refunds", List.of("api_key"), List.of("$.id"),
         IdempotencyMode.PROVIDER_NATIVE, "lookup_by_idempotency_key", null);
     return new ConnectorRevision(CONNECTOR, REVISION, "stripe", "api_key", "GET /v1/account", "GET /v1/balance",

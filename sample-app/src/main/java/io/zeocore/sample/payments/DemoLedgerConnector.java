@@ -63,12 +63,8 @@ public class DemoLedgerConnector implements ApplicationRunner {
     properties.put("amountCents", Map.of("type", "integer"));
     properties.put("reference", Map.of("type", "string"));
     properties.put("simulate", Map.of("type", "string"));
-    Map<String, Object> requestSchema = new LinkedHashMap<>();
-    requestSchema.put("type", "object");
-    requestSchema.put("additionalProperties", false);
-    requestSchema.put("properties", properties);
     BusinessOperation postPayment = BusinessOperation.builder(POST_PAYMENT, EffectKind.FINANCIAL)
-        .schemas(requestSchema, Map.of("type", "object"))
+        .schemas(BusinessOperation.closedRequestSchema(properties), Map.of("type", "object"))
         .endpoint("https://ledger.example.com", "POST", "/v1/payments")
         .secretBinding("api_key")
         .redactionPath("$.reference")

@@ -5,6 +5,7 @@ import io.zeocore.InvalidFieldException;
 import io.zeocore.internal.ContractRules;
 import io.zeocore.internal.JsonValues;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import tools.jackson.databind.PropertyNamingStrategies;
@@ -58,6 +59,20 @@ public record BusinessOperation(
     redactionPaths = ContractRules.list(redactionPaths, "redaction_paths");
     ContractRules.required(idempotencyMode, "idempotency_mode");
     reconciliationStrategy = ContractRules.blankToNull(reconciliationStrategy);
+  }
+
+  /**
+   * A request schema that admission accepts: a closed object ({@code "type": "object"},
+   * {@code "additionalProperties": false}) whose {@code "properties"} are {@code properties}, in their iteration order,
+   * each a property's name and its own JSON schema (for example {@code Map.of("type", "string")}). A fresh mutable map
+   * on every call; the record keeps a deep immutable copy.
+   */
+  public static Map<String, Object> closedRequestSchema(Map<String, ?> properties) {
+    Map<String, Object> schema = new LinkedHashMap<>();
+    schema.put("type", "object");
+    schema.put("additionalProperties", false);
+    schema.put("properties", new LinkedHashMap<>(ContractRules.required(properties, "properties")));
+    return schema;
   }
 
   /**

@@ -12,15 +12,42 @@ import static io.zeocore.connections.contract.ContractFixtures.REVISION;
 import static io.zeocore.connections.contract.ContractFixtures.T;
 import static io.zeocore.connections.contract.ContractFixtures.closedSchema;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.entry;
 
 import io.zeocore.InvalidFieldException;
+import io.zeocore.connections.admission.ConnectorAdmission;
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** The builders of the records users write by hand build exactly what the positional constructors build. */
 class ContractBuildersTest {
+
+  @Test
+  void closedRequestSchemaIsTheClosedObjectAdmissionAcceptsWithThePropertiesInTheirOrder() {
+    Map<String, Object> properties = new LinkedHashMap<>();
+    properties.put("zeta", Map.of("type", "integer"));
+    properties.put("alpha", Map.of("type", "string"));
+
+    Map<String, Object> schema = BusinessOperation.closedRequestSchema(properties);
+    properties.put("added_later", Map.of("type", "string"));
+
+    assertThat(schema).containsExactly(entry("type", "object"), entry("additionalProperties", false),
+        entry("properties", Map.of("zeta", Map.of("type", "integer"), "alpha", Map.of("type", "string"))));
+    assertThat(List.copyOf(((Map<?, ?>) schema.get("properties")).keySet())).isEqualTo(List.of("zeta", "alpha"));
+    BusinessOperation operation = BusinessOperation.builder(CREATE_REFUND, EffectKind.FINANCIAL)
+        .schemas(schema, Map.of("type", "object")).endpoint("https://api.stripe.com", "POST", "/v1/refunds")
+        .secretBinding("api_key").redactionPath("$.id").idempotencyMode(IdempotencyMode.PROVIDER_NATIVE)
+        .reconciliationStrategy("lookup_by_idempotency_key").build();
+    assertThatCode(() -> ConnectorAdmission.validateConnectorRevision(ContractFixtures.revision(List.of(operation))))
+        .doesNotThrowAnyException();
+    assertThatThrownBy(() -> BusinessOperation.closedRequestSchema(null))
+        .isInstanceOf(InvalidFieldException.class).hasMessage("properties is required");
+  }
 
   @Test
   void businessOperationBuilderBuildsTheSameOperationAsTheConstructor() {

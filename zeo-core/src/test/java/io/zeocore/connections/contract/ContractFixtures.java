@@ -33,11 +33,7 @@ public final class ContractFixtures {
     for (String name : propertyNames) {
       properties.put(name, Map.of("type", "string"));
     }
-    Map<String, Object> schema = new LinkedHashMap<>();
-    schema.put("type", "object");
-    schema.put("additionalProperties", false);
-    schema.put("properties", properties);
-    return schema;
+    return BusinessOperation.closedRequestSchema(properties);
   }
 
   public static BusinessOperation refundOperation() {
