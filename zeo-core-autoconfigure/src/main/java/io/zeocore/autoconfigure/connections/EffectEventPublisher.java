@@ -5,7 +5,7 @@ import io.zeocore.connections.effect.EffectRecovery;
 import io.zeocore.connections.contract.EffectExecution;
 import io.zeocore.connections.contract.EffectReceipt;
 import io.zeocore.connections.contract.EffectState;
-import java.util.Objects;
+import io.zeocore.autoconfigure.internal.EventRepublisher;
 import org.springframework.context.ApplicationEventPublisher;
 
 /**
@@ -14,26 +14,24 @@ import org.springframework.context.ApplicationEventPublisher;
  * {@link RecoverySweptEvent}. The auto-configured orchestrator and recovery are
  * built with every {@link EffectListener} bean, this one included.
  */
-public final class EffectEventPublisher implements EffectListener {
-
-  private final ApplicationEventPublisher events;
+public final class EffectEventPublisher extends EventRepublisher implements EffectListener {
 
   public EffectEventPublisher(ApplicationEventPublisher events) {
-    this.events = Objects.requireNonNull(events, "events");
+    super(events);
   }
 
   @Override
   public void transitionRecorded(EffectExecution execution, EffectState previousState) {
-    events.publishEvent(new EffectTransitionEvent(execution, previousState));
+    publish(new EffectTransitionEvent(execution, previousState));
   }
 
   @Override
   public void receiptRecorded(EffectReceipt receipt) {
-    events.publishEvent(new ReceiptRecordedEvent(receipt));
+    publish(new ReceiptRecordedEvent(receipt));
   }
 
   @Override
   public void sweepFinished(EffectRecovery.Sweep sweep) {
-    events.publishEvent(new RecoverySweptEvent(sweep));
+    publish(new RecoverySweptEvent(sweep));
   }
 }

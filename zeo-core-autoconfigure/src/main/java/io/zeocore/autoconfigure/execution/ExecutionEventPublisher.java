@@ -4,7 +4,7 @@ import io.zeocore.execution.AttemptListener;
 import io.zeocore.execution.AttemptRecord;
 import io.zeocore.execution.ExecutionPolicy;
 import io.zeocore.execution.ResilientExecutionResult;
-import java.util.Objects;
+import io.zeocore.autoconfigure.internal.EventRepublisher;
 import java.util.UUID;
 import org.springframework.context.ApplicationEventPublisher;
 
@@ -18,47 +18,37 @@ import org.springframework.context.ApplicationEventPublisher;
  * <p>Events are published on the thread that ends each attempt, before the result is returned or the run's future
  * completes. They carry records and codes only.
  */
-public final class ExecutionEventPublisher implements AttemptListener {
-
-  private final ApplicationEventPublisher events;
+public final class ExecutionEventPublisher extends EventRepublisher implements AttemptListener {
 
   public ExecutionEventPublisher(ApplicationEventPublisher events) {
-    this.events = Objects.requireNonNull(events, "events");
+    super(events);
   }
 
   /** Called for runs that did not go through {@link #forRun}: published under a fresh execution id each. */
   @Override
   public void attemptFinished(ExecutionPolicy policy, AttemptRecord record) {
-    events.publishEvent(new AttemptRecordedEvent(policy.name(), UUID.randomUUID().toString(), record));
+    forRun(policy, UUID.randomUUID().toString()).attemptFinished(policy, record);
   }
 
   @Override
   public void runFinished(ExecutionPolicy policy, ResilientExecutionResult<?> result) {
-    events.publishEvent(ExecutionCompletedEvent.of(policy.name(), UUID.randomUUID().toString(), result));
+    forRun(policy, UUID.randomUUID().toString()).runFinished(policy, result);
   }
 
   /** A publisher for one run: its attempts and result carry the runner's execution id for it. */
   @Override
   public AttemptListener forRun(ExecutionPolicy policy, String executionId) {
-    return new RunPublisher(policy.name(), executionId, events);
+    return new RunPublisher(policy.name(), executionId, events());
   }
 
   /** Whether this publisher publishes to {@code publisher}. */
   boolean publishesTo(ApplicationEventPublisher publisher) {
-    return events == publisher;
+    return events() == publisher;
   }
 
-  private static final class RunPublisher implements AttemptListener {
-
-    private final String policyName;
-    private final String executionId;
-    private final ApplicationEventPublisher events;
-
-    RunPublisher(String policyName, String executionId, ApplicationEventPublisher events) {
-      this.policyName = policyName;
-      this.executionId = executionId;
-      this.events = events;
-    }
+  /** Publishes one run's events, under the policy's name and the run's execution id. */
+  private record RunPublisher(String policyName, String executionId, ApplicationEventPublisher events)
+      implements AttemptListener {
 
     @Override
     public void attemptFinished(ExecutionPolicy policy, AttemptRecord record) {

@@ -10,25 +10,14 @@ import java.util.Objects;
  * execution id, the {@link AttemptContext} the target was handed and, once the attempt has ended, its
  * {@link AttemptRecord} (kinds, codes and timings only).
  */
-public class AttemptObservationContext extends Observation.Context {
+public class AttemptObservationContext extends PolicyRunContext {
 
-  private final String policyName;
-  private final String executionId;
   private final AttemptContext attempt;
   private AttemptRecord record;
 
   public AttemptObservationContext(String policyName, String executionId, AttemptContext attempt) {
-    this.policyName = Objects.requireNonNull(policyName, "policyName");
-    this.executionId = Objects.requireNonNull(executionId, "executionId");
+    super(policyName, executionId);
     this.attempt = Objects.requireNonNull(attempt, "attempt");
-  }
-
-  public String getPolicyName() {
-    return policyName;
-  }
-
-  public String getExecutionId() {
-    return executionId;
   }
 
   public AttemptContext getAttempt() {

@@ -10,7 +10,8 @@ import io.zeocore.execution.AttemptRecord;
  * success) and {@code dispatch.started} ({@code true}/{@code false}: whether the provider may have been reached).
  * High-cardinality key: {@code execution.id}. Never a value, request, secret, exception text or provider text.
  */
-public class DefaultAttemptObservationConvention implements AttemptObservationConvention {
+public class DefaultAttemptObservationConvention extends PolicyRunConvention<AttemptObservationContext>
+    implements AttemptObservationConvention {
 
   /** The observation's name. */
   public static final String NAME = "zeocore.execution.attempt";
@@ -28,15 +29,9 @@ public class DefaultAttemptObservationConvention implements AttemptObservationCo
   @Override
   public KeyValues getLowCardinalityKeyValues(AttemptObservationContext context) {
     AttemptRecord record = context.getRecord();
-    return KeyValues.of("policy", context.getPolicyName(), "target", context.getAttempt().targetId(), "attempt",
-        Integer.toString(context.getAttempt().attemptNumber()), "outcome",
-        record != null ? record.outcome().wireValue() : "unknown", "failure.kind",
-        record != null && record.failureKind() != null ? record.failureKind().wireValue() : "none",
-        "dispatch.started", record != null ? Boolean.toString(record.dispatchStarted()) : "unknown");
-  }
-
-  @Override
-  public KeyValues getHighCardinalityKeyValues(AttemptObservationContext context) {
-    return KeyValues.of("execution.id", context.getExecutionId());
+    return policyRunKeyValues(context, record != null ? record.outcome() : null,
+        record != null ? record.failureKind() : null).and("target", context.getAttempt().targetId(), "attempt",
+            Integer.toString(context.getAttempt().attemptNumber()), "dispatch.started",
+            record != null ? Boolean.toString(record.dispatchStarted()) : "unknown");
   }
 }

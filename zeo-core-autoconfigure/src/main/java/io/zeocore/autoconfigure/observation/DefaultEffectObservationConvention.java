@@ -12,24 +12,14 @@ import io.micrometer.common.KeyValues;
  * {@code EffectPreflightException:operation_not_exposed}; {@code none} when the call returned). High-cardinality key:
  * {@code effect.execution.id}. Ids and codes only: never a body, secret, message or provider text.
  */
-public class DefaultEffectObservationConvention implements EffectObservationConvention {
+public class DefaultEffectObservationConvention extends ConnectionCallConvention<EffectObservationContext>
+    implements EffectObservationConvention {
 
   /** The observation's name. */
   public static final String NAME = "zeocore.effect";
 
-  @Override
-  public String getName() {
-    return NAME;
-  }
-
-  @Override
-  public String getContextualName(EffectObservationContext context) {
-    return "zeocore effect " + context.getOperationId().value();
-  }
-
-  @Override
-  public KeyValues getLowCardinalityKeyValues(EffectObservationContext context) {
-    return context.callKeyValues();
+  public DefaultEffectObservationConvention() {
+    super(NAME, "zeocore effect");
   }
 
   @Override

@@ -10,7 +10,8 @@ import io.zeocore.execution.ResilientExecutionResult;
  * selected target id, {@code none} unless succeeded). High-cardinality key: {@code execution.id}. Values are
  * configuration names and codes only: never a value, request, secret, exception text or provider text.
  */
-public class DefaultExecutionObservationConvention implements ExecutionObservationConvention {
+public class DefaultExecutionObservationConvention extends PolicyRunConvention<ExecutionObservationContext>
+    implements ExecutionObservationConvention {
 
   /** The observation's name (a span's name with a tracing bridge; a timer's with the metrics handler). */
   public static final String NAME = "zeocore.execution";
@@ -28,15 +29,8 @@ public class DefaultExecutionObservationConvention implements ExecutionObservati
   @Override
   public KeyValues getLowCardinalityKeyValues(ExecutionObservationContext context) {
     ResilientExecutionResult<?> result = context.getResult();
-    String outcome = result != null ? result.outcome().wireValue() : "unknown";
-    String kind = result != null && result.failureKind() != null ? result.failureKind().wireValue() : "none";
     String target = result != null && result.selectedTargetId() != null ? result.selectedTargetId() : "none";
-    return KeyValues.of("policy", context.getPolicyName(), "outcome", outcome, "failure.kind", kind, "target",
-        target);
-  }
-
-  @Override
-  public KeyValues getHighCardinalityKeyValues(ExecutionObservationContext context) {
-    return KeyValues.of("execution.id", context.getExecutionId());
+    return policyRunKeyValues(context, result != null ? result.outcome() : null,
+        result != null ? result.failureKind() : null).and("target", target);
   }
 }

@@ -2,30 +2,18 @@ package io.zeocore.autoconfigure.observation;
 
 import io.micrometer.observation.Observation;
 import io.zeocore.execution.ResilientExecutionResult;
-import java.util.Objects;
 
 /**
  * The {@link Observation.Context} of one run of the {@link io.zeocore.execution.ResilientRunner}: the policy's name, a
  * fresh execution id and, once the run has ended, its result (records and codes; conventions must never read
  * {@link ResilientExecutionResult#value()}).
  */
-public class ExecutionObservationContext extends Observation.Context {
+public class ExecutionObservationContext extends PolicyRunContext {
 
-  private final String policyName;
-  private final String executionId;
   private ResilientExecutionResult<?> result;
 
   public ExecutionObservationContext(String policyName, String executionId) {
-    this.policyName = Objects.requireNonNull(policyName, "policyName");
-    this.executionId = Objects.requireNonNull(executionId, "executionId");
-  }
-
-  public String getPolicyName() {
-    return policyName;
-  }
-
-  public String getExecutionId() {
-    return executionId;
+    super(policyName, executionId);
   }
 
   /** The run's result, {@code null} while it runs. */

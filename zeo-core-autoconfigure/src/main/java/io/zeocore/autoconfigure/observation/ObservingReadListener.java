@@ -2,7 +2,6 @@ package io.zeocore.autoconfigure.observation;
 
 import io.micrometer.common.KeyValues;
 import io.micrometer.observation.Observation;
-import io.micrometer.observation.ObservationConvention;
 import io.micrometer.observation.ObservationRegistry;
 import io.zeocore.connections.contract.ObservationId;
 import io.zeocore.connections.contract.OperationId;
@@ -58,26 +57,15 @@ public final class ObservingReadListener implements ObservationListener {
     }
   }
 
-  private static final class Convention implements ObservationConvention<ReadContext> {
+  private static final class Convention extends ConnectionCallConvention<ReadContext> {
 
-    @Override
-    public String getName() {
-      return NAME;
-    }
-
-    @Override
-    public String getContextualName(ReadContext context) {
-      return "zeocore read " + context.getOperationId().value();
+    Convention() {
+      super(NAME, "zeocore read");
     }
 
     @Override
     public boolean supportsContext(Observation.Context context) {
       return context instanceof ReadContext;
-    }
-
-    @Override
-    public KeyValues getLowCardinalityKeyValues(ReadContext context) {
-      return context.callKeyValues();
     }
 
     @Override
