@@ -66,6 +66,22 @@ class CustodyEffectDispatcherTest {
   }
 
   @Test
+  void onlyTheProviderCodesSayTheProviderWasCalledAndEveryOtherCodeEndsTheDispatchNotStarted() {
+    for (CustodyErrorCode code : CustodyErrorCode.values()) {
+      boolean providerCode = code == CustodyErrorCode.CUSTODY_PROVIDER_FAILED
+          || code == CustodyErrorCode.CUSTODY_INVALID_RESULT;
+      assertThat(code.providerCalled()).as(code.name()).isEqualTo(providerCode);
+      Throwable notStarted = catchThrowable(() -> CustodyEffectDispatcher.notStarted(code));
+      if (providerCode) {
+        assertThat(notStarted).as(code.name()).isInstanceOf(IllegalArgumentException.class);
+      } else {
+        assertThat(notStarted).as(code.name()).isNull();
+        assertThat(CustodyEffectDispatcher.notStarted(code).reasonCode()).isEqualTo(code.name());
+      }
+    }
+  }
+
+  @Test
   void theProviderGetsTheSecretOnceAndEveryArrayItSawIsZeroedAfterItReturns() throws Exception {
     SecretRef ref = store.put(ORG, CANARY.toCharArray());
     List<Object> seen = new ArrayList<>();

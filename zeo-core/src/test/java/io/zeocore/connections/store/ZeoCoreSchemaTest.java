@@ -322,6 +322,14 @@ class ZeoCoreSchemaTest {
   }
 
   @Test
+  void eachDialectNamesItsOwnMigrationsAndOnlyPostgresqlHasADefaultSchema() {
+    assertThat(Dialect.SQLITE.migrationLocation()).isEqualTo("classpath:db/zeocore/sqlite");
+    assertThat(Dialect.POSTGRESQL.migrationLocation()).isEqualTo("classpath:db/zeocore/postgresql");
+    assertThat(Dialect.SQLITE.schema()).isEmpty();
+    assertThat(Dialect.POSTGRESQL.schema()).contains(Dialect.POSTGRESQL_SCHEMA).contains("zeocore");
+  }
+
+  @Test
   void everyStateChangeMustAppendItsSnapshotToTheHistoryInTheRow() throws Exception {
     try (Connection raw = raw()) {
       insertExecution(raw, "e1", "k1", 1);
