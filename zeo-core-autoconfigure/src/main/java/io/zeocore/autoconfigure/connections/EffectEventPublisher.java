@@ -1,11 +1,11 @@
 package io.zeocore.autoconfigure.connections;
 
-import io.zeocore.connections.effect.EffectListener;
-import io.zeocore.connections.effect.EffectRecovery;
+import io.zeocore.autoconfigure.internal.EventRepublisher;
 import io.zeocore.connections.contract.EffectExecution;
 import io.zeocore.connections.contract.EffectReceipt;
 import io.zeocore.connections.contract.EffectState;
-import io.zeocore.autoconfigure.internal.EventRepublisher;
+import io.zeocore.connections.effect.EffectListener;
+import io.zeocore.connections.effect.EffectRecovery;
 import org.springframework.context.ApplicationEventPublisher;
 
 /**

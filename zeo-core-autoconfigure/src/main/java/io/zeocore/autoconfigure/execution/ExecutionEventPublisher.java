@@ -1,10 +1,10 @@
 package io.zeocore.autoconfigure.execution;
 
+import io.zeocore.autoconfigure.internal.EventRepublisher;
 import io.zeocore.execution.AttemptListener;
 import io.zeocore.execution.AttemptRecord;
 import io.zeocore.execution.ExecutionPolicy;
 import io.zeocore.execution.ResilientExecutionResult;
-import io.zeocore.autoconfigure.internal.EventRepublisher;
 import java.util.UUID;
 import org.springframework.context.ApplicationEventPublisher;
 

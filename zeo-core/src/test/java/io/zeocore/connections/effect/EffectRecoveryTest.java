@@ -251,5 +251,4 @@ class EffectRecoveryTest {
   private EffectState state() {
     return world.store.getExecution(ORG, EXECUTION).orElseThrow().state();
   }
-
 }

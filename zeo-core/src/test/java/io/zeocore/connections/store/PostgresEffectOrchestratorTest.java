@@ -231,5 +231,4 @@ class PostgresEffectOrchestratorTest {
     EffectExecution prepared = verified.transitionTo(EffectState.PREPARED, t(3));
     return List.of(created, verified, prepared, prepared.transitionTo(DISPATCH_STARTED, t(4)));
   }
-
 }
