@@ -84,7 +84,7 @@ public final class EffectFixtures {
   /** Saves the connector revision and the connection with {@code status}. */
   public static void saveConnection(JdbcConnectionStore store, ConnectionStatus status) {
     BusinessOperation refund = new BusinessOperation(CREATE_REFUND, EffectKind.FINANCIAL,
-        Map.of("type", "object", "additionalProperties", false, "properties",
+        BusinessOperation.closedRequestSchema(
             Map.of("amount", Map.of("type", "integer"), "charge", Map.of("type", "string"))),
         Map.of("type", "object"), "https://api.stripe.com", "POST", "/v1/refunds", List.of("api_key"),
         List.of("$.id"), IdempotencyMode.PROVIDER_NATIVE, STRATEGY, null);
