@@ -1,6 +1,5 @@
 package io.zeocore;
 
-import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
@@ -10,7 +9,7 @@ import com.tngtech.archunit.core.importer.ImportOption;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** The package structure of DESIGN.md §2, checked on the compiled classes of zeo-core. */
+/** The package structure of DESIGN.md §2, checked on the compiled classes of zeo-core (the runner). */
 class PackageBoundariesTest {
 
   private static JavaClasses core;
@@ -22,23 +21,17 @@ class PackageBoundariesTest {
   }
 
   @Test
-  void coreLibraryDoesNotDependOnSpringBootOrTheSpringContainer() {
+  void theRunnerDependsOnNoSpringNoDatabaseAndNoCryptography() {
     noClasses().should().dependOnClassesThat()
-        .resideInAnyPackage("org.springframework.boot..", "org.springframework.context..",
-            "org.springframework.beans.factory.annotation..")
+        .resideInAnyPackage("org.springframework..", "org.flywaydb..", "org.sqlite..", "org.postgresql..",
+            "org.bouncycastle..", "java.sql..")
         .check(core);
   }
 
   @Test
   void runnerKnowsNothingOfItsTargetsOrOfEffects() {
     dependsOnNoneOf("io.zeocore.execution",
-        "io.zeocore.subprocess..", "io.zeocore.llm..", "io.zeocore.capability..", "io.zeocore.connections..");
-  }
-
-  @Test
-  void effectOrchestrationNeverUsesTheReadOnlyRunnerOrItsTargets() {
-    dependsOnNoneOf("io.zeocore.connections..",
-        "io.zeocore.execution..", "io.zeocore.subprocess..", "io.zeocore.llm..", "io.zeocore.capability..");
+        "io.zeocore.subprocess..", "io.zeocore.llm..", "io.zeocore.capability..");
   }
 
   @Test
@@ -47,44 +40,15 @@ class PackageBoundariesTest {
   }
 
   @Test
-  void connectionsPackagesAreFreeOfCycles() {
-    slices().matching("io.zeocore.connections.(*)..").should().beFreeOfCycles().check(core);
-  }
-
-  @Test
-  void theContractDependsOnNoMachinery() {
-    dependsOnNoneOf("io.zeocore.connections.contract",
-        "io.zeocore.connections.effect..", "io.zeocore.connections.observation..", "io.zeocore.connections.store..",
-        "io.zeocore.connections.admission..", "io.zeocore.connections.authorization..",
-        "io.zeocore.connections.custody..");
-  }
-
-  @Test
   void internalHelpersDependOnNothingElseOfZeoCore() {
     dependsOnNoneOf("io.zeocore.internal",
-        "io.zeocore.execution..", "io.zeocore.subprocess..", "io.zeocore.llm..", "io.zeocore.capability..",
-        "io.zeocore.connections..");
+        "io.zeocore.execution..", "io.zeocore.subprocess..", "io.zeocore.llm..", "io.zeocore.capability..");
   }
 
   @Test
   void noGrabBagClasses() {
     noClasses().should().haveSimpleNameEndingWith("Util").orShould().haveSimpleNameEndingWith("Utils")
         .orShould().haveSimpleNameEndingWith("Helper").orShould().haveSimpleNameEndingWith("Helpers")
-        .check(core);
-  }
-
-  @Test
-  void storeExposesItsPortsAndEntryPointsOnly() {
-    classes().that().resideInAPackage("io.zeocore.connections.store").and().areTopLevelClasses()
-        .and().arePublic()
-        .should().haveSimpleName("ConnectionStore").orShould().haveSimpleName("EffectStore")
-        .orShould().haveSimpleName("EffectRecoveryStore").orShould().haveSimpleName("ObservationStore")
-        .orShould().haveSimpleName("EffectClaim").orShould().haveSimpleName("ObservationClaim")
-        .orShould().haveSimpleName("RecoveryCandidate").orShould().haveSimpleName("ConnectionStoreException")
-        .orShould().haveSimpleName("StoreIntrospection").orShould().haveSimpleName("StoreInfo")
-        .orShould().haveSimpleName("ConnectionPoolStats")
-        .orShould().haveSimpleName("JdbcConnectionStore").orShould().haveSimpleName("SqliteDatabase")
-        .orShould().haveSimpleName("ZeoCoreSchema").orShould().haveSimpleName("Dialect")
         .check(core);
   }
 

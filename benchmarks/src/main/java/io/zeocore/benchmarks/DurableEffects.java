@@ -2,11 +2,13 @@ package io.zeocore.benchmarks;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import io.zeocore.EffectKind;
 import io.zeocore.connections.authorization.Ed25519SignatureVerifier;
 import io.zeocore.connections.authorization.ExactAuthorizationVerifier;
 import io.zeocore.connections.contract.AuthorizationCanonicalForm;
 import io.zeocore.connections.contract.AuthorizationId;
 import io.zeocore.connections.contract.BusinessOperation;
+import io.zeocore.connections.contract.ConfirmationEvidenceRef;
 import io.zeocore.connections.contract.Connection;
 import io.zeocore.connections.contract.ConnectionHealth;
 import io.zeocore.connections.contract.ConnectionId;
@@ -14,12 +16,10 @@ import io.zeocore.connections.contract.ConnectionStatus;
 import io.zeocore.connections.contract.ConnectorId;
 import io.zeocore.connections.contract.ConnectorRevision;
 import io.zeocore.connections.contract.ConnectorRevisionId;
-import io.zeocore.connections.contract.ConfirmationEvidenceRef;
 import io.zeocore.connections.contract.Digests;
 import io.zeocore.connections.contract.EffectAuthorization;
-import io.zeocore.connections.contract.EffectKind;
+import io.zeocore.connections.contract.EffectId;
 import io.zeocore.connections.contract.EffectState;
-import io.zeocore.connections.contract.ExecutionId;
 import io.zeocore.connections.contract.IdempotencyKey;
 import io.zeocore.connections.contract.IdempotencyMode;
 import io.zeocore.connections.contract.OperationId;
@@ -28,9 +28,9 @@ import io.zeocore.connections.contract.RiskClass;
 import io.zeocore.connections.contract.SecretRef;
 import io.zeocore.connections.effect.EffectDispatchResult;
 import io.zeocore.connections.effect.EffectDispatcher;
-import io.zeocore.connections.effect.EffectExecutionResult;
 import io.zeocore.connections.effect.EffectOrchestrator;
 import io.zeocore.connections.effect.EffectReconciler;
+import io.zeocore.connections.effect.EffectResult;
 import io.zeocore.connections.store.Dialect;
 import io.zeocore.connections.store.JdbcConnectionStore;
 import java.io.BufferedReader;
@@ -224,8 +224,8 @@ public final class DurableEffects {
 
     @Override
     void effect(int caller, int index) {
-      EffectExecutionResult result = orchestrator.execute(ORG, CONNECTION, REVISION, CREATE_REFUND,
-          prepared.get(caller).get(index), new ExecutionId("exec-" + runId + "-" + ids.getAndIncrement()), BODY,
+      EffectResult result = orchestrator.execute(ORG, CONNECTION, REVISION, CREATE_REFUND,
+          prepared.get(caller).get(index), new EffectId("exec-" + runId + "-" + ids.getAndIncrement()), BODY,
           confirming, never);
       if (result.state() != EffectState.SUCCEEDED) {
         throw new IllegalStateException(name + ": effect ended " + result.state());
@@ -237,10 +237,10 @@ public final class DurableEffects {
    * Binds parameters 1–10 of a floor's execution insert: organization, execution id, connection, connector revision,
    * operation, authorization id, idempotency key, authorization digest, request digest, then {@code now} (µs).
    */
-  static void bindExecution(PreparedStatement insert, String executionId, String unique, long now)
+  static void bindExecution(PreparedStatement insert, String effectId, String unique, long now)
       throws SQLException {
     insert.setString(1, ORG.value());
-    insert.setString(2, executionId);
+    insert.setString(2, effectId);
     insert.setString(3, CONNECTION.value());
     insert.setString(4, REVISION.value());
     insert.setString(5, CREATE_REFUND.value());
@@ -319,7 +319,7 @@ public final class DurableEffects {
     private final EffectAuthorization signed;
     private final boolean lean;
     private final PreparedStatement nonce;
-    private final PreparedStatement execution;
+    private final PreparedStatement effect;
     private final PreparedStatement finish;
     private final PreparedStatement evidence;
     private final PreparedStatement receipt;
@@ -351,7 +351,7 @@ public final class DurableEffects {
       this.lean = lean;
       nonce = connection.prepareStatement(
           "INSERT INTO authorization_nonces (organization_id, nonce, recorded_at) VALUES (?, ?, ?)");
-      execution = connection.prepareStatement("INSERT INTO executions (organization_id, execution_id, connection_id,"
+      effect = connection.prepareStatement("INSERT INTO executions (organization_id, execution_id, connection_id,"
           + " connector_revision, operation_id, authorization_id, idempotency_key, authorization_digest,"
           + " request_digest, holds_identity, state, created_at, updated_at, completed_at, history,"
           + " dispatch_started_db_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, 1, 'DISPATCH_STARTED', ?10, ?10,"
@@ -403,8 +403,8 @@ public final class DurableEffects {
       nonce.setString(2, "nonce-" + prefix + i);
       nonce.setLong(3, now);
       nonce.executeUpdate();
-      bindExecution(execution, id, prefix + i, now);
-      execution.executeUpdate();
+      bindExecution(effect, id, prefix + i, now);
+      effect.executeUpdate();
     }
 
     private void outcome(String id, String ref, long now) throws SQLException {

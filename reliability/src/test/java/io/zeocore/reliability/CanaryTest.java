@@ -2,8 +2,8 @@ package io.zeocore.reliability;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.zeocore.connections.contract.EffectExecution;
 import io.zeocore.connections.contract.EffectReceipt;
+import io.zeocore.connections.contract.EffectRecord;
 import io.zeocore.connections.contract.EffectState;
 import io.zeocore.connections.contract.NormalizedError;
 import io.zeocore.connections.contract.NormalizedErrorCode;
@@ -82,8 +82,8 @@ class CanaryTest {
     ConcurrentLinkedQueue<String> events = new ConcurrentLinkedQueue<>();
     EffectListener listener = new EffectListener() {
       @Override
-      public void transitionRecorded(EffectExecution execution, EffectState previousState) {
-        events.add(String.valueOf(execution) + previousState);
+      public void transitionRecorded(EffectRecord effect, EffectState previousState) {
+        events.add(String.valueOf(effect) + previousState);
       }
 
       @Override
@@ -104,7 +104,7 @@ class CanaryTest {
       int kind = i % 4;
       try {
         results.append(orchestrator.execute(World.ORG, World.CONNECTION, World.REVISION, World.REFUND, authorization,
-            new io.zeocore.connections.contract.ExecutionId("x-" + i), body, request -> {
+            new io.zeocore.connections.contract.EffectId("x-" + i), body, request -> {
               switch (kind) {
                 case 1 -> throw new IllegalStateException("provider said " + canary);
                 case 2 -> {

@@ -80,7 +80,7 @@ public final class CrashChild {
     };
     EffectStore store = (EffectStore) Proxy.newProxyInstance(CrashChild.class.getClassLoader(),
         new Class<?>[] {EffectStore.class}, (proxy, method, methodArgs) -> {
-          if (point == Point.BEFORE_CLAIM && method.getName().equals("claimExecution")) {
+          if (point == Point.BEFORE_CLAIM && method.getName().equals("claimEffect")) {
             hold.run();
           }
           Object result;
@@ -89,7 +89,7 @@ public final class CrashChild {
           } catch (InvocationTargetException e) {
             throw e.getCause();
           }
-          if ((point == Point.AFTER_CLAIM && method.getName().equals("claimExecution"))
+          if ((point == Point.AFTER_CLAIM && method.getName().equals("claimEffect"))
               || (point == Point.AFTER_OUTCOME && method.getName().equals("commitOutcome"))) {
             hold.run();
           }

@@ -5,17 +5,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.zeocore.connections.authorization.Ed25519Keys;
 import io.zeocore.connections.contract.ContractJson;
 import io.zeocore.connections.contract.EffectAuthorization;
-import io.zeocore.connections.contract.EffectExecution;
+import io.zeocore.connections.contract.EffectId;
 import io.zeocore.connections.contract.EffectReceipt;
+import io.zeocore.connections.contract.EffectRecord;
 import io.zeocore.connections.contract.EffectState;
-import io.zeocore.connections.contract.ExecutionId;
 import io.zeocore.connections.contract.NormalizedError;
 import io.zeocore.connections.contract.NormalizedErrorCode;
 import io.zeocore.connections.effect.EffectDispatchResult;
-import io.zeocore.connections.effect.EffectExecutionResult;
 import io.zeocore.connections.effect.EffectOrchestrator;
 import io.zeocore.connections.effect.EffectReconcilers;
 import io.zeocore.connections.effect.EffectRecovery;
+import io.zeocore.connections.effect.EffectResult;
 import io.zeocore.connections.effect.ReconciliationResult;
 import io.zeocore.connections.store.JdbcConnectionStore;
 import io.zeocore.reliability.CrashChild.Point;
@@ -139,7 +139,7 @@ class CrashInjectionTest {
     try (JdbcConnectionStore store = opener.open()) {
       EffectRecovery recovery = EffectRecovery.builder(store, EffectReconcilers.byOperation(Map.of(World.REFUND,
               request -> {
-                int i = Integer.parseInt(request.executionId().value().substring(2));
+                int i = Integer.parseInt(request.effectId().value().substring(2));
                 return dispatched.containsKey(i) ? ReconciliationResult.confirmed("e".repeat(64),
                     CrashChild.CONFIRMATION) : ReconciliationResult.failedSafe("e".repeat(64),
                     new NormalizedError(NormalizedErrorCode.FAILED_SAFE, "provider has no such refund"));
@@ -151,11 +151,11 @@ class CrashInjectionTest {
       EffectOrchestrator fresh = authority.orchestrator(store);
       for (int i = 0; i < effects; i++) {
         tally.effects++;
-        ExecutionId id = new ExecutionId("x-" + i);
-        EffectExecution stored = store.getExecution(World.ORG, id).orElse(null);
+        EffectId id = new EffectId("x-" + i);
+        EffectRecord stored = store.getEffect(World.ORG, id).orElse(null);
         int before = dispatched.getOrDefault(i, 0);
         AtomicInteger replayDispatches = new AtomicInteger();
-        EffectExecutionResult replay = World.execute(fresh, authorizations.get(i), i, request -> {
+        EffectResult replay = World.execute(fresh, authorizations.get(i), i, request -> {
           replayDispatches.incrementAndGet();
           return EffectDispatchResult.confirmed(CrashChild.CONFIRMATION);
         }, request -> ReconciliationResult.unresolved("e".repeat(64)));
@@ -182,11 +182,11 @@ class CrashInjectionTest {
         } else if (stored.state() != EffectState.SUCCEEDED && stored.state() != EffectState.FAILED_SAFE) {
           tally.failures.add(where + "left " + stored.state() + " after recovery");
         }
-        List<EffectReceipt> receipts = store.getReceiptsForExecution(World.ORG, id);
+        List<EffectReceipt> receipts = store.getReceiptsForEffect(World.ORG, id);
         if (receipts.isEmpty() || receipts.get(receipts.size() - 1).finalState() != stored.state()) {
           tally.failures.add(where + "final state " + stored.state() + " without its receipt");
         }
-        List<EffectExecution> history = store.getExecutionHistory(World.ORG, id);
+        List<EffectRecord> history = store.getEffectHistory(World.ORG, id);
         for (int h = 1; h < history.size(); h++) {
           if (!history.get(h).updatedAt().isAfter(history.get(h - 1).updatedAt())
               || !history.get(h - 1).state().canTransitionTo(history.get(h).state())) {

@@ -5,12 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.zeocore.connections.contract.ConnectorRevision;
 import io.zeocore.connections.contract.ContractJson;
 import io.zeocore.connections.contract.EffectAuthorization;
+import io.zeocore.connections.contract.EffectId;
 import io.zeocore.connections.contract.EffectState;
-import io.zeocore.connections.contract.ExecutionId;
 import io.zeocore.connections.effect.EffectDispatchResult;
-import io.zeocore.connections.effect.EffectExecutionResult;
 import io.zeocore.connections.effect.EffectOrchestrator;
 import io.zeocore.connections.effect.EffectPreflightException;
+import io.zeocore.connections.effect.EffectResult;
 import io.zeocore.connections.store.JdbcConnectionStore;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -77,8 +77,8 @@ class FuzzTest {
         byte[] body = mutated.getBytes(StandardCharsets.UTF_8);
         EffectAuthorization signed = authority.signer.sign(World.unsigned("fb-" + i, "k-" + i, body));
         try {
-          EffectExecutionResult result = orchestrator.execute(World.ORG, World.CONNECTION, World.REVISION,
-              World.REFUND, signed, new ExecutionId("fb-" + i), body, request -> {
+          EffectResult result = orchestrator.execute(World.ORG, World.CONNECTION, World.REVISION,
+              World.REFUND, signed, new EffectId("fb-" + i), body, request -> {
                 dispatched.incrementAndGet();
                 return EffectDispatchResult.confirmed("c".repeat(64));
               }, request -> null);

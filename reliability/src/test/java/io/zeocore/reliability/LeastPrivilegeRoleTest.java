@@ -56,7 +56,7 @@ class LeastPrivilegeRoleTest {
         }, request -> ReconciliationResult.unresolved("e".repeat(64))).state()).isEqualTo(EffectState.AMBIGUOUS);
         var expired = authority.signer.sign(World.unsigned("lp-2", "k-2", World.body(2),
             java.time.Instant.now().minusSeconds(3600)));
-        assertThat(World.execute(orchestrator, expired, 2, request -> null, request -> null).executionId())
+        assertThat(World.execute(orchestrator, expired, 2, request -> null, request -> null).effectId())
             .isNotNull(); // an authenticated refusal keeps its audit row
         EffectRecovery recovery = EffectRecovery.builder(store, EffectReconcilers.always(
                 request -> ReconciliationResult.confirmed("e".repeat(64), "c".repeat(64))))

@@ -5,12 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.zeocore.connections.authorization.Ed25519Keys;
 import io.zeocore.connections.contract.ContractJson;
 import io.zeocore.connections.contract.EffectAuthorization;
-import io.zeocore.connections.contract.EffectExecution;
+import io.zeocore.connections.contract.EffectId;
+import io.zeocore.connections.contract.EffectRecord;
 import io.zeocore.connections.contract.EffectState;
-import io.zeocore.connections.contract.ExecutionId;
 import io.zeocore.connections.effect.EffectDispatchResult;
-import io.zeocore.connections.effect.EffectExecutionResult;
 import io.zeocore.connections.effect.EffectOrchestrator;
+import io.zeocore.connections.effect.EffectResult;
 import io.zeocore.connections.effect.ReconciliationResult;
 import io.zeocore.connections.store.JdbcConnectionStore;
 import java.nio.file.Files;
@@ -93,7 +93,7 @@ class RaceAndReplayTest {
     List<String> failures = new ArrayList<>();
     for (int i = 0; i < identities; i++) {
       int count = dispatches.getOrDefault(i, new AtomicInteger()).get();
-      EffectState state = a.getExecution(World.ORG, new ExecutionId("x-" + i)).map(EffectExecution::state)
+      EffectState state = a.getEffect(World.ORG, new EffectId("x-" + i)).map(EffectRecord::state)
           .orElse(null);
       if (count != 1 || state != EffectState.SUCCEEDED) {
         failures.add(i + ": " + count + " dispatches, " + state);
@@ -117,25 +117,25 @@ class RaceAndReplayTest {
       for (int i = 0; i < authorizations.size(); i++) {
         EffectAuthorization authorization = authorizations.get(i);
         int effect = i;
-        List<Supplier<EffectExecutionResult>> attempts = List.of(
+        List<Supplier<EffectResult>> attempts = List.of(
             () -> World.execute(fresh, authorization, effect, request -> {
               dispatched.incrementAndGet();
               return EffectDispatchResult.confirmed("c".repeat(64));
             }, request -> ReconciliationResult.unresolved("e".repeat(64))),
             () -> fresh.execute(World.ORG, World.CONNECTION, World.REVISION, World.REFUND, authorization,
-                new ExecutionId("other-" + effect), World.body(effect), request -> {
+                new EffectId("other-" + effect), World.body(effect), request -> {
                   dispatched.incrementAndGet();
                   return EffectDispatchResult.confirmed("c".repeat(64));
                 }, request -> ReconciliationResult.unresolved("e".repeat(64))),
             () -> fresh.execute(World.ORG, World.CONNECTION, World.REVISION, World.REFUND, authorization,
-                new ExecutionId("x-" + effect), World.body(effect + 1000), request -> {
+                new EffectId("x-" + effect), World.body(effect + 1000), request -> {
                   dispatched.incrementAndGet();
                   return EffectDispatchResult.confirmed("c".repeat(64));
                 }, request -> ReconciliationResult.unresolved("e".repeat(64))));
         for (int kind = 0; kind < attempts.size(); kind++) {
           trials++;
           int before = dispatched.get();
-          EffectExecutionResult result = attempts.get(kind).get();
+          EffectResult result = attempts.get(kind).get();
           boolean ok = dispatched.get() == before
               && (kind == 2 ? result.state() == EffectState.REFUSED : result.state() == EffectState.SUCCEEDED);
           if (!ok) {
@@ -195,7 +195,7 @@ class RaceAndReplayTest {
     try (JdbcConnectionStore store = opener.get()) {
       for (int i = 0; i < identities; i++) {
         int count = dispatches.getOrDefault(Integer.toString(i), 0);
-        EffectState state = store.getExecution(World.ORG, new ExecutionId("x-" + i)).map(EffectExecution::state)
+        EffectState state = store.getEffect(World.ORG, new EffectId("x-" + i)).map(EffectRecord::state)
             .orElse(null);
         if (count != 1 || state != EffectState.SUCCEEDED) {
           failures.add(i + ": " + count + " dispatches, " + state);

@@ -4,15 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.zeocore.connections.contract.AuthorizationId;
 import io.zeocore.connections.contract.Digests;
-import io.zeocore.connections.contract.EffectExecution;
+import io.zeocore.connections.contract.EffectId;
+import io.zeocore.connections.contract.EffectRecord;
 import io.zeocore.connections.contract.EffectState;
-import io.zeocore.connections.contract.ExecutionId;
 import io.zeocore.connections.contract.IdempotencyKey;
 import io.zeocore.connections.effect.EffectDispatchResult;
-import io.zeocore.connections.effect.EffectExecutionResult;
 import io.zeocore.connections.effect.EffectOrchestrator;
 import io.zeocore.connections.effect.EffectReconcilers;
 import io.zeocore.connections.effect.EffectRecovery;
+import io.zeocore.connections.effect.EffectResult;
 import io.zeocore.connections.effect.ReconciliationResult;
 import io.zeocore.connections.store.JdbcConnectionStore;
 import java.nio.file.Path;
@@ -66,14 +66,14 @@ class RecoveryAcrossInstancesTest {
     World.Authority authority = new World.Authority();
     EffectOrchestrator orchestrator = authority.orchestrator(a);
     for (int i = 0; i < ambiguous; i++) {
-      EffectExecutionResult result = World.execute(orchestrator, authority.sign(dialect + "-s-" + i, "k-" + i,
+      EffectResult result = World.execute(orchestrator, authority.sign(dialect + "-s-" + i, "k-" + i,
           World.body(i)), i, request -> {
             throw new IllegalStateException("connection reset");
           }, request -> ReconciliationResult.unresolved("e".repeat(64)));
       assertThat(result.state()).isEqualTo(EffectState.AMBIGUOUS);
     }
     for (int i = ambiguous; i < effects; i++) {
-      a.claimExecution(World.ORG, dialect + "-o-" + i, startedChain(i)); // a process that died in its dispatcher
+      a.claimEffect(World.ORG, dialect + "-o-" + i, startedChain(i)); // a process that died in its dispatcher
     }
     AtomicInteger reconciliations = new AtomicInteger();
     List<EffectRecovery> recoveries = new ArrayList<>();
@@ -109,9 +109,9 @@ class RecoveryAcrossInstancesTest {
     }
     int unfinished = 0;
     for (int i = 0; i < effects; i++) {
-      ExecutionId id = new ExecutionId("x-" + i);
-      EffectState state = a.getExecution(World.ORG, id).map(EffectExecution::state).orElse(null);
-      long resolutions = a.getReceiptsForExecution(World.ORG, id).stream()
+      EffectId id = new EffectId("x-" + i);
+      EffectState state = a.getEffect(World.ORG, id).map(EffectRecord::state).orElse(null);
+      long resolutions = a.getReceiptsForEffect(World.ORG, id).stream()
           .filter(receipt -> receipt.finalState() == EffectState.SUCCEEDED).count();
       if (state != EffectState.SUCCEEDED || resolutions != 1) {
         unfinished++;
@@ -126,13 +126,13 @@ class RecoveryAcrossInstancesTest {
     assertThat(calls).isBetween(effects, effects + 2);
   }
 
-  private static List<EffectExecution> startedChain(int i) {
+  private static List<EffectRecord> startedChain(int i) {
     Instant t = Instant.now().minusSeconds(1);
-    EffectExecution created = new EffectExecution(new ExecutionId("x-" + i), World.ORG, World.CONNECTION,
+    EffectRecord created = new EffectRecord(new EffectId("x-" + i), World.ORG, World.CONNECTION,
         World.REVISION, World.REFUND, new AuthorizationId("auth-o-" + i), new IdempotencyKey("k-" + i),
         "sha256:" + "b".repeat(64), Digests.requestDigest(World.body(i)), EffectState.CREATED, t, t, null);
-    EffectExecution verified = created.transitionTo(EffectState.AUTHORIZATION_VERIFIED, t.plusNanos(1000));
-    EffectExecution prepared = verified.transitionTo(EffectState.PREPARED, t.plusNanos(2000));
+    EffectRecord verified = created.transitionTo(EffectState.AUTHORIZATION_VERIFIED, t.plusNanos(1000));
+    EffectRecord prepared = verified.transitionTo(EffectState.PREPARED, t.plusNanos(2000));
     return List.of(created, verified, prepared,
         prepared.transitionTo(EffectState.DISPATCH_STARTED, t.plusNanos(3000)));
   }
@@ -170,7 +170,7 @@ class RecoveryAcrossInstancesTest {
       int effect = 100 + i;
       var authorization = authority.signer.sign(World.unsigned(dialect + "-k-" + i, "k-" + effect,
           World.body(effect), (sweeperAhead ? real : behind).instant()));
-      Supplier<EffectExecutionResult> run = () -> World.execute(dispatching, authorization, effect, request -> {
+      Supplier<EffectResult> run = () -> World.execute(dispatching, authorization, effect, request -> {
             inProvider.countDown();
             swept.await(10, TimeUnit.SECONDS);
             Thread.sleep(200);
@@ -178,14 +178,14 @@ class RecoveryAcrossInstancesTest {
           }, request -> ReconciliationResult.unresolved("e".repeat(64)));
       ExecutorService thread = Executors.newSingleThreadExecutor();
       try {
-        Future<EffectExecutionResult> result = thread.submit(run::get);
+        Future<EffectResult> result = thread.submit(run::get);
         if (!inProvider.await(20, TimeUnit.SECONDS)) {
           throw new AssertionError("the provider was never entered: " + result.get(1, TimeUnit.SECONDS));
         }
         Thread.sleep(200); // the dispatch is 200 ms old
         EffectRecovery.Sweep sweep = sweeping.recoverOnce();
         swept.countDown();
-        EffectExecutionResult outcome = result.get(20, TimeUnit.SECONDS);
+        EffectResult outcome = result.get(20, TimeUnit.SECONDS);
         if (sweep.markedAmbiguous() != 0 || reconciliations.get() != 0 || outcome.state() != EffectState.SUCCEEDED) {
           failures.add((sweeperAhead ? "sweeper ahead" : "dispatcher behind") + ": " + sweep + " " + outcome);
         }

@@ -9,9 +9,8 @@ import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationHandler;
 import io.micrometer.observation.ObservationRegistry;
 import io.micrometer.observation.tck.TestObservationRegistry;
-import io.zeocore.autoconfigure.execution.ZeoCoreExecutions;
 import io.zeocore.connections.authorization.ExactAuthorizationVerifier;
-import io.zeocore.connections.contract.ExecutionId;
+import io.zeocore.connections.contract.EffectId;
 import io.zeocore.connections.contract.NormalizedError;
 import io.zeocore.connections.contract.NormalizedErrorCode;
 import io.zeocore.connections.effect.EffectDispatchResult;
@@ -21,6 +20,7 @@ import io.zeocore.execution.AsyncExecutionTarget;
 import io.zeocore.execution.AttemptError;
 import io.zeocore.execution.FailureKind;
 import io.zeocore.execution.SyncExecutionTarget;
+import io.zeocore.execution.ZeoCoreExecutions;
 import java.lang.reflect.Method;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -70,9 +70,9 @@ class SpringChannelsCanaryTest {
 
   @Test
   void noCanaryReachesEventsObservationsMetersActuatorHealthOrLogs() throws Exception {
-    TestObservationRegistry observations = TestObservationRegistry.create();
+    TestObservationRegistry reads = TestObservationRegistry.create();
     Queue<Observation.Context> observed = new ConcurrentLinkedQueue<>();
-    observations.observationConfig().observationHandler(new ObservationHandler<>() {
+    reads.observationConfig().observationHandler(new ObservationHandler<>() {
       @Override
       public void onStop(Observation.Context context) {
         observed.add(context);
@@ -88,7 +88,7 @@ class SpringChannelsCanaryTest {
     Events events = new Events();
     new ApplicationContextRunner()
         .withConfiguration(AutoConfigurations.of(zeoCoreAutoConfigurations()))
-        .withBean(ObservationRegistry.class, () -> observations)
+        .withBean(ObservationRegistry.class, () -> reads)
         .withBean(MeterRegistry.class, () -> meters)
         .withBean(ExactAuthorizationVerifier.class, () -> authority.verifier)
         .withBean(Events.class, () -> events)
@@ -99,7 +99,7 @@ class SpringChannelsCanaryTest {
             "management.endpoints.web.exposure.include=*", "zeocore.actuator.recent-events=1000")
         .run(context -> {
           assertThat(context).hasNotFailed();
-          ZeoCoreExecutions executions = context.getBean(ZeoCoreExecutions.class);
+          ZeoCoreExecutions effects = context.getBean(ZeoCoreExecutions.class);
           StringBuilder exceptions = new StringBuilder();
           for (int i = 0; i < RUNS; i++) {
             String canary = canary(i);
@@ -108,12 +108,12 @@ class SpringChannelsCanaryTest {
             });
             SyncExecutionTarget<String> second = SyncExecutionTarget.of("second", String.class,
                 attempt -> "answer " + canary);
-            executions.run("canary", Map.of("first", first, "second", second));
+            effects.run("canary", Map.of("first", first, "second", second));
             AsyncExecutionTarget<String> failing = AsyncExecutionTarget.of("first", String.class, attempt ->
                 CompletableFuture.failedFuture(new IllegalStateException("async said " + canary)));
             AsyncExecutionTarget<String> answering = AsyncExecutionTarget.of("second", String.class, attempt ->
                 CompletableFuture.completedFuture("async answer " + canary));
-            executions.runAsync("canary", Map.of("first", failing, "second", answering)).join();
+            effects.runAsync("canary", Map.of("first", failing, "second", answering)).join();
           }
           JdbcConnectionStore store = World.seed(context.getBean(JdbcConnectionStore.class));
           EffectOrchestrator orchestrator = context.getBean(EffectOrchestrator.class);
@@ -124,7 +124,7 @@ class SpringChannelsCanaryTest {
             try {
               orchestrator.execute(World.ORG, World.CONNECTION, World.REVISION, World.REFUND,
                   authority.signer.sign(World.unsigned("spring-" + i, "spring-k-" + i, body)),
-                  new ExecutionId("spring-x-" + i), body, request -> switch (kind) {
+                  new EffectId("spring-x-" + i), body, request -> switch (kind) {
                     case 0 -> EffectDispatchResult.confirmed("c".repeat(64));
                     case 1 -> EffectDispatchResult.failedSafe(new NormalizedError(NormalizedErrorCode.FAILED_SAFE,
                         "declined", "provider body " + canary));

@@ -3,12 +3,12 @@ package io.zeocore.reliability;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.zeocore.connections.contract.EffectAuthorization;
+import io.zeocore.connections.contract.EffectId;
 import io.zeocore.connections.contract.EffectState;
-import io.zeocore.connections.contract.ExecutionId;
 import io.zeocore.connections.contract.OrganizationId;
 import io.zeocore.connections.effect.EffectDispatchResult;
-import io.zeocore.connections.effect.EffectExecutionResult;
 import io.zeocore.connections.effect.EffectOrchestrator;
+import io.zeocore.connections.effect.EffectResult;
 import io.zeocore.connections.store.JdbcConnectionStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -49,16 +49,16 @@ class UnauthenticatedFloodTest {
               signed.approvalRefs(), signed.issuedAt(), signed.expiresAt(), signed.nonce(), signed.audience(),
               signed.issuer(), signed.signature());
         };
-        EffectExecutionResult result = orchestrator.execute(World.ORG, World.CONNECTION, World.REVISION, World.REFUND,
-            sent, new ExecutionId("flood-" + i), World.body(i), request -> {
+        EffectResult result = orchestrator.execute(World.ORG, World.CONNECTION, World.REVISION, World.REFUND,
+            sent, new EffectId("flood-" + i), World.body(i), request -> {
               dispatches.incrementAndGet();
               return EffectDispatchResult.confirmed("c".repeat(64));
             }, request -> null);
-        if (result.state() != EffectState.REFUSED || result.executionId() != null) {
+        if (result.state() != EffectState.REFUSED || result.effectId() != null) {
           failures++;
         }
       }
-      long stored = store.executionCountsByState().values().stream().mapToLong(Long::longValue).sum();
+      long stored = store.effectCountsByState().values().stream().mapToLong(Long::longValue).sum();
       long counted = orchestrator.unauthenticatedRefusals().values().stream().mapToLong(Long::longValue).sum();
       long grown = bytes(file) - before;
       failures += stored + dispatches.get() + (grown != 0 ? 1 : 0) + Math.abs(requests - counted);

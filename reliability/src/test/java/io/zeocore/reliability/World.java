@@ -1,5 +1,6 @@
 package io.zeocore.reliability;
 
+import io.zeocore.EffectKind;
 import io.zeocore.connections.authorization.AuthorizationSigner;
 import io.zeocore.connections.authorization.Ed25519Keys;
 import io.zeocore.connections.authorization.Ed25519SignatureVerifier;
@@ -15,8 +16,7 @@ import io.zeocore.connections.contract.ConnectorRevision;
 import io.zeocore.connections.contract.ConnectorRevisionId;
 import io.zeocore.connections.contract.Digests;
 import io.zeocore.connections.contract.EffectAuthorization;
-import io.zeocore.connections.contract.EffectKind;
-import io.zeocore.connections.contract.ExecutionId;
+import io.zeocore.connections.contract.EffectId;
 import io.zeocore.connections.contract.IdempotencyKey;
 import io.zeocore.connections.contract.IdempotencyMode;
 import io.zeocore.connections.contract.OperationId;
@@ -24,9 +24,9 @@ import io.zeocore.connections.contract.OrganizationId;
 import io.zeocore.connections.contract.RiskClass;
 import io.zeocore.connections.contract.SecretRef;
 import io.zeocore.connections.effect.EffectDispatcher;
-import io.zeocore.connections.effect.EffectExecutionResult;
 import io.zeocore.connections.effect.EffectOrchestrator;
 import io.zeocore.connections.effect.EffectReconciler;
+import io.zeocore.connections.effect.EffectResult;
 import io.zeocore.connections.store.EffectStore;
 import io.zeocore.connections.store.JdbcConnectionStore;
 import java.nio.charset.StandardCharsets;
@@ -150,9 +150,9 @@ public final class World {
   }
 
   /** Runs the refund of effect {@code i} (nonce {@code n-i}, key {@code k-i}, execution {@code x-i}). */
-  public static EffectExecutionResult execute(EffectOrchestrator orchestrator, EffectAuthorization authorization,
+  public static EffectResult execute(EffectOrchestrator orchestrator, EffectAuthorization authorization,
       int i, EffectDispatcher dispatcher, EffectReconciler reconciler) {
-    return orchestrator.execute(ORG, CONNECTION, REVISION, REFUND, authorization, new ExecutionId("x-" + i), body(i),
+    return orchestrator.execute(ORG, CONNECTION, REVISION, REFUND, authorization, new EffectId("x-" + i), body(i),
         dispatcher, reconciler);
   }
 }

@@ -32,7 +32,7 @@ class StartupGuide {
     log.info("Durable effects (demo ledger, authorizations signed by the demo issuer):");
     log.info("  curl -s -X POST -H 'Content-Type: application/json' --data '{\"amountCents\":1250,\"reference\":\"inv-1\"}'"
         + " {}/api/payments", base);
-    log.info("  curl -s {}/api/payments/<executionId>   and   curl -s -X POST {}/api/payments/<executionId>/replay",
+    log.info("  curl -s {}/api/payments/<effectId>   and   curl -s -X POST {}/api/payments/<effectId>/replay",
         base, base);
     log.info("Operations: {}/actuator/health  {}/actuator/zeocore  {}/actuator/metrics/zeocore.execution.attempts",
         base, base, base);

@@ -127,9 +127,9 @@ class SampleApplicationEndToEndTests {
     int before = ledger.dispatchCount();
     JsonNode outcome = pay("{\"amountCents\":1250,\"reference\":\"inv-1\"}");
     assertThat(outcome.path("state").asString()).isEqualTo("SUCCEEDED");
-    String executionId = outcome.path("executionId").asString();
+    String effectId = outcome.path("effectId").asString();
 
-    JsonNode record = JSON.readTree(get("/api/payments/" + executionId).body());
+    JsonNode record = JSON.readTree(get("/api/payments/" + effectId).body());
     assertThat(record.path("state").asString()).isEqualTo("SUCCEEDED");
     assertThat(texts(record.path("history"), "state"))
         .containsExactly("CREATED", "AUTHORIZATION_VERIFIED", "PREPARED", "DISPATCH_STARTED", "SUCCEEDED");
@@ -137,15 +137,15 @@ class SampleApplicationEndToEndTests {
     assertThat(record.path("receipts").get(0).path("confirmationEvidenceRef").asString())
         .startsWith("zeo-evidence:v1:");
 
-    HttpResponse<String> replay = post("/api/payments/" + executionId + "/replay", "application/json", "");
+    HttpResponse<String> replay = post("/api/payments/" + effectId + "/replay", "application/json", "");
     assertThat(replay.statusCode()).isEqualTo(200);
     // the same authorization again is the idempotent-replay path: the existing execution, no second dispatch
     JsonNode replayed = JSON.readTree(replay.body());
-    assertThat(replayed.path("executionId").asString()).isEqualTo(executionId);
+    assertThat(replayed.path("effectId").asString()).isEqualTo(effectId);
     assertThat(replayed.path("state").asString()).isEqualTo("SUCCEEDED");
     assertThat(replayed.path("refusalReason").isNull()).isTrue();
     assertThat(ledger.dispatchCount()).isEqualTo(before + 1);
-    JsonNode after = JSON.readTree(get("/api/payments/" + executionId).body());
+    JsonNode after = JSON.readTree(get("/api/payments/" + effectId).body());
     assertThat(after.path("history").size()).isEqualTo(5);
     assertThat(after.path("receipts").size()).isEqualTo(1);
   }
@@ -154,14 +154,14 @@ class SampleApplicationEndToEndTests {
   void declinedPaymentFailsSafeAndALostResponseIsReconciledNotRedispatched() throws Exception {
     JsonNode declined = pay("{\"amountCents\":99,\"reference\":\"inv-2\",\"simulate\":\"decline\"}");
     assertThat(declined.path("state").asString()).isEqualTo("FAILED_SAFE");
-    JsonNode declinedRecord = JSON.readTree(get("/api/payments/" + declined.path("executionId").asString()).body());
+    JsonNode declinedRecord = JSON.readTree(get("/api/payments/" + declined.path("effectId").asString()).body());
     assertThat(declinedRecord.path("receipts").get(0).path("errorCode").asString()).isEqualTo("REQUEST_REFUSED");
 
     int before = ledger.dispatchCount();
     JsonNode lost = pay("{\"amountCents\":500,\"reference\":\"inv-3\",\"simulate\":\"lost-response\"}");
     assertThat(lost.path("state").asString()).isEqualTo("SUCCEEDED");
     assertThat(ledger.dispatchCount()).isEqualTo(before + 1);
-    JsonNode record = JSON.readTree(get("/api/payments/" + lost.path("executionId").asString()).body());
+    JsonNode record = JSON.readTree(get("/api/payments/" + lost.path("effectId").asString()).body());
     assertThat(texts(record.path("history"), "state")).containsSubsequence("DISPATCH_STARTED", "AMBIGUOUS",
         "SUCCEEDED");
     assertThat(texts(record.path("receipts"), "finalState")).containsExactly("AMBIGUOUS", "SUCCEEDED");

@@ -1,6 +1,6 @@
 package io.zeocore.autoconfigure;
 
-import io.zeocore.connections.observation.ObservationOrchestrator;
+import io.zeocore.connections.read.ReadOrchestrator;
 import io.zeocore.connections.store.JdbcConnectionStore;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -45,8 +45,8 @@ class ConfigurationMetadataTests {
     JsonNode metadata = metadata();
     assertThat(defaultOf(metadata, "zeocore.connections.recovery.dispatch-stale-after")).isEqualTo("5m");
     assertThat(defaultOf(metadata, "zeocore.connections.custody.lease-ttl")).isEqualTo("300s");
-    assertThat(defaultOf(metadata, "zeocore.connections.observations.max-result-depth"))
-        .isEqualTo(String.valueOf(ObservationOrchestrator.DEFAULT_MAX_RESULT_DEPTH));
+    assertThat(defaultOf(metadata, "zeocore.connections.reads.max-result-depth"))
+        .isEqualTo(String.valueOf(ReadOrchestrator.DEFAULT_MAX_RESULT_DEPTH));
     assertThat(defaultOf(metadata, "zeocore.llm.ollama.base-url")).isEqualTo("http://localhost:11434");
     assertThat(defaultOf(metadata, "zeocore.llm.openai.model")).isEqualTo("gpt-4o");
     assertThat(defaultOf(metadata, "zeocore.connections.store.pool-size"))

@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpServer;
 import io.zeocore.autoconfigure.execution.ZeoCoreExecutionAutoConfiguration;
-import io.zeocore.autoconfigure.execution.ZeoCoreExecutions;
 import io.zeocore.execution.ExceptionClassifier;
 import io.zeocore.execution.FailureKind;
 import io.zeocore.execution.NamedTarget;
+import io.zeocore.execution.ZeoCoreExecutions;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;

@@ -1,6 +1,6 @@
 package io.zeocore.capability;
 
-import io.zeocore.connections.contract.EffectKind;
+import io.zeocore.EffectKind;
 import java.io.InterruptedIOException;
 import java.util.ArrayList;
 import java.util.Arrays;

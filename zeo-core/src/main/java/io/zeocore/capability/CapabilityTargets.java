@@ -1,6 +1,6 @@
 package io.zeocore.capability;
 
-import io.zeocore.connections.contract.EffectKind;
+import io.zeocore.EffectKind;
 import io.zeocore.execution.AsyncExecutionTarget;
 import io.zeocore.execution.AttemptContext;
 import io.zeocore.execution.AttemptError;

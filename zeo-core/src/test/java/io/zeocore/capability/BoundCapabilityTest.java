@@ -1,6 +1,6 @@
 package io.zeocore.capability;
 
-import io.zeocore.connections.contract.EffectKind;
+import io.zeocore.EffectKind;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

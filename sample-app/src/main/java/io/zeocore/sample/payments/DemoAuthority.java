@@ -1,11 +1,11 @@
 package io.zeocore.sample.payments;
 
+import io.zeocore.connections.authorization.AuthorizationSigner;
+import io.zeocore.connections.authorization.Ed25519Keys;
 import io.zeocore.connections.contract.AuthorizationId;
 import io.zeocore.connections.contract.Digests;
 import io.zeocore.connections.contract.EffectAuthorization;
 import io.zeocore.connections.contract.IdempotencyKey;
-import io.zeocore.connections.authorization.AuthorizationSigner;
-import io.zeocore.connections.authorization.Ed25519Keys;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

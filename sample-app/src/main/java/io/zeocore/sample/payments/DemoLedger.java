@@ -1,13 +1,13 @@
 package io.zeocore.sample.payments;
 
+import io.zeocore.connections.contract.EffectId;
+import io.zeocore.connections.contract.NormalizedError;
+import io.zeocore.connections.contract.NormalizedErrorCode;
 import io.zeocore.connections.effect.EffectDispatchRequest;
 import io.zeocore.connections.effect.EffectDispatchResult;
 import io.zeocore.connections.effect.EffectDispatcher;
 import io.zeocore.connections.effect.EffectReconciler;
 import io.zeocore.connections.effect.EffectReconciliationRequest;
-import io.zeocore.connections.contract.ExecutionId;
-import io.zeocore.connections.contract.NormalizedError;
-import io.zeocore.connections.contract.NormalizedErrorCode;
 import io.zeocore.connections.effect.ReconciliationResult;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -38,7 +38,7 @@ public class DemoLedger implements EffectDispatcher, EffectReconciler {
 
   private static final JsonMapper JSON = JsonMapper.builder().build();
 
-  private final Map<ExecutionId, Long> postings = new ConcurrentHashMap<>();
+  private final Map<EffectId, Long> postings = new ConcurrentHashMap<>();
   private final AtomicInteger dispatches = new AtomicInteger();
 
   @Override
@@ -51,22 +51,22 @@ public class DemoLedger implements EffectDispatcher, EffectReconciler {
           new NormalizedError(NormalizedErrorCode.REQUEST_REFUSED, "the demo ledger declined the payment"));
     }
     long amount = body.path("amountCents").asLong();
-    postings.put(request.executionId(), amount);
+    postings.put(request.effectId(), amount);
     if (simulate.equals("lost-response")) {
       throw new IOException("connection reset after the posting was written");
     }
-    return EffectDispatchResult.confirmed(digest(request.executionId(), amount));
+    return EffectDispatchResult.confirmed(digest(request.effectId(), amount));
   }
 
   @Override
   public ReconciliationResult reconcile(EffectReconciliationRequest request) {
-    Long amount = postings.get(request.executionId());
-    String evidence = digest(request.executionId(), amount == null ? -1 : amount);
+    Long amount = postings.get(request.effectId());
+    String evidence = digest(request.effectId(), amount == null ? -1 : amount);
     if (amount == null) {
       return ReconciliationResult.failedSafe(evidence,
           new NormalizedError(NormalizedErrorCode.FAILED_SAFE, "the demo ledger has no posting for the execution"));
     }
-    return ReconciliationResult.confirmed(evidence, digest(request.executionId(), amount));
+    return ReconciliationResult.confirmed(evidence, digest(request.effectId(), amount));
   }
 
   /** How many times a payment was dispatched since start (the orchestrator guarantees one per execution). */
@@ -74,10 +74,10 @@ public class DemoLedger implements EffectDispatcher, EffectReconciler {
     return dispatches.get();
   }
 
-  private static String digest(ExecutionId executionId, long amount) {
+  private static String digest(EffectId effectId, long amount) {
     try {
       byte[] hash = MessageDigest.getInstance("SHA-256")
-          .digest(("demo-ledger:" + executionId.value() + ":" + amount).getBytes(StandardCharsets.UTF_8));
+          .digest(("demo-ledger:" + effectId.value() + ":" + amount).getBytes(StandardCharsets.UTF_8));
       return HexFormat.of().formatHex(hash);
     } catch (NoSuchAlgorithmException impossible) {
       throw new IllegalStateException(impossible);

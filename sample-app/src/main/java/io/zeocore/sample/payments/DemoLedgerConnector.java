@@ -1,12 +1,12 @@
 package io.zeocore.sample.payments;
 
-import io.zeocore.connections.contract.EffectKind;
+import io.zeocore.EffectKind;
+import io.zeocore.connections.admission.ConnectorAdmission;
 import io.zeocore.connections.contract.BusinessOperation;
 import io.zeocore.connections.contract.Connection;
 import io.zeocore.connections.contract.ConnectionHealth;
 import io.zeocore.connections.contract.ConnectionId;
 import io.zeocore.connections.contract.ConnectionStatus;
-import io.zeocore.connections.store.ConnectionStore;
 import io.zeocore.connections.contract.ConnectorId;
 import io.zeocore.connections.contract.ConnectorRevision;
 import io.zeocore.connections.contract.ConnectorRevisionId;
@@ -15,7 +15,7 @@ import io.zeocore.connections.contract.OperationId;
 import io.zeocore.connections.contract.OrganizationId;
 import io.zeocore.connections.contract.RiskClass;
 import io.zeocore.connections.contract.SecretRef;
-import io.zeocore.connections.admission.ConnectorAdmission;
+import io.zeocore.connections.store.ConnectionStore;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;

@@ -1,10 +1,10 @@
 package io.zeocore.sample.payments;
 
-import io.zeocore.connections.effect.EffectExecutionResult;
-import io.zeocore.connections.effect.EffectPreflightException;
-import io.zeocore.connections.contract.EffectExecution;
-import io.zeocore.connections.contract.ExecutionId;
+import io.zeocore.connections.contract.EffectId;
 import io.zeocore.connections.contract.EffectReceipt;
+import io.zeocore.connections.contract.EffectRecord;
+import io.zeocore.connections.effect.EffectPreflightException;
+import io.zeocore.connections.effect.EffectResult;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -41,17 +41,17 @@ public class PaymentController {
     return ResponseEntity.status(HttpStatus.CREATED).body(PaymentOutcome.of(payments.pay(request)));
   }
 
-  @PostMapping("/{executionId}/replay")
-  public ResponseEntity<PaymentOutcome> replay(@PathVariable String executionId) {
-    return payments.replay(new ExecutionId(executionId)).map(PaymentOutcome::of).map(ResponseEntity::ok)
+  @PostMapping("/{effectId}/replay")
+  public ResponseEntity<PaymentOutcome> replay(@PathVariable String effectId) {
+    return payments.replay(new EffectId(effectId)).map(PaymentOutcome::of).map(ResponseEntity::ok)
         .orElse(ResponseEntity.notFound().build());
   }
 
-  @GetMapping("/{executionId}")
-  public ResponseEntity<PaymentRecord> read(@PathVariable String executionId) {
-    ExecutionId id = new ExecutionId(executionId);
-    return payments.execution(id)
-        .map(execution -> new PaymentRecord(execution.executionId().value(), execution.state().name(),
+  @GetMapping("/{effectId}")
+  public ResponseEntity<PaymentRecord> read(@PathVariable String effectId) {
+    EffectId id = new EffectId(effectId);
+    return payments.effect(id)
+        .map(effect -> new PaymentRecord(effect.effectId().value(), effect.state().name(),
             payments.history(id).stream().map(Transition::of).toList(),
             payments.receipts(id).stream().map(Receipt::of).toList()))
         .map(ResponseEntity::ok)
@@ -70,19 +70,19 @@ public class PaymentController {
   }
 
   /** What the orchestrator returned. */
-  public record PaymentOutcome(String executionId, String state, String refusalReason) {
-    static PaymentOutcome of(EffectExecutionResult result) {
-      return new PaymentOutcome(result.executionId() == null ? null : result.executionId().value(),
+  public record PaymentOutcome(String effectId, String state, String refusalReason) {
+    static PaymentOutcome of(EffectResult result) {
+      return new PaymentOutcome(result.effectId() == null ? null : result.effectId().value(),
           result.state().name(), result.refusalReason() == null ? null : result.refusalReason().name());
     }
   }
 
   /** An execution with its whole history and every receipt. */
-  public record PaymentRecord(String executionId, String state, List<Transition> history, List<Receipt> receipts) {}
+  public record PaymentRecord(String effectId, String state, List<Transition> history, List<Receipt> receipts) {}
 
   /** One persisted state. */
   public record Transition(String state, Instant at) {
-    static Transition of(EffectExecution snapshot) {
+    static Transition of(EffectRecord snapshot) {
       return new Transition(snapshot.state().name(), snapshot.updatedAt());
     }
   }

@@ -1,13 +1,13 @@
 package io.zeocore.sample.payments;
 
-import io.zeocore.connections.store.EffectStore;
 import io.zeocore.connections.contract.EffectAuthorization;
-import io.zeocore.connections.effect.EffectExecutionResult;
-import io.zeocore.connections.effect.EffectOrchestrator;
-import io.zeocore.connections.contract.EffectExecution;
-import io.zeocore.connections.contract.ExecutionId;
+import io.zeocore.connections.contract.EffectId;
 import io.zeocore.connections.contract.EffectReceipt;
+import io.zeocore.connections.contract.EffectRecord;
 import io.zeocore.connections.contract.IdempotencyKey;
+import io.zeocore.connections.effect.EffectOrchestrator;
+import io.zeocore.connections.effect.EffectResult;
+import io.zeocore.connections.store.EffectStore;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -31,7 +31,7 @@ public class PaymentService {
   private final DemoAuthority authority;
   private final DemoLedger ledger;
   /** What each payment was authorized with, kept in memory so the demo can replay it. */
-  private final Map<ExecutionId, Submitted> submitted = new ConcurrentHashMap<>();
+  private final Map<EffectId, Submitted> submitted = new ConcurrentHashMap<>();
 
   public PaymentService(EffectOrchestrator orchestrator, EffectStore store, DemoAuthority authority,
       DemoLedger ledger) {
@@ -47,7 +47,7 @@ public class PaymentService {
   private record Submitted(EffectAuthorization authorization, byte[] body) {}
 
   /** Authorizes and executes one payment. */
-  public EffectExecutionResult pay(PaymentRequest request) {
+  public EffectResult pay(PaymentRequest request) {
     Map<String, Object> fields = new java.util.LinkedHashMap<>();
     fields.put("amountCents", request.amountCents());
     fields.put("reference", request.reference());
@@ -56,10 +56,10 @@ public class PaymentService {
     }
     byte[] body = JSON.writeValueAsBytes(fields);
     EffectAuthorization authorization = authority.authorize(body, new IdempotencyKey("pay-" + UUID.randomUUID()));
-    ExecutionId executionId = new ExecutionId("exec-" + UUID.randomUUID());
-    EffectExecutionResult result = execute(authorization, executionId, body);
-    if (result.executionId() != null) {
-      submitted.put(result.executionId(), new Submitted(authorization, body));
+    EffectId effectId = new EffectId("exec-" + UUID.randomUUID());
+    EffectResult result = execute(authorization, effectId, body);
+    if (result.effectId() != null) {
+      submitted.put(result.effectId(), new Submitted(authorization, body));
     }
     return result;
   }
@@ -68,30 +68,30 @@ public class PaymentService {
    * Sends the exact authorization and body of an earlier payment again. Its nonce is spent, so the orchestrator takes
    * the idempotent-replay path: it answers with the existing execution and never dispatches a second time.
    */
-  public Optional<EffectExecutionResult> replay(ExecutionId executionId) {
-    Submitted earlier = submitted.get(executionId);
+  public Optional<EffectResult> replay(EffectId effectId) {
+    Submitted earlier = submitted.get(effectId);
     if (earlier == null) {
       return Optional.empty();
     }
-    return Optional.of(execute(earlier.authorization(), new ExecutionId("exec-" + UUID.randomUUID()),
+    return Optional.of(execute(earlier.authorization(), new EffectId("exec-" + UUID.randomUUID()),
         earlier.body()));
   }
 
-  private EffectExecutionResult execute(EffectAuthorization authorization, ExecutionId executionId, byte[] body) {
+  private EffectResult execute(EffectAuthorization authorization, EffectId effectId, byte[] body) {
     return orchestrator.execute(DemoLedgerConnector.ORGANIZATION, DemoLedgerConnector.CONNECTION,
-        DemoLedgerConnector.REVISION, DemoLedgerConnector.POST_PAYMENT, authorization, executionId, body, ledger,
+        DemoLedgerConnector.REVISION, DemoLedgerConnector.POST_PAYMENT, authorization, effectId, body, ledger,
         ledger);
   }
 
-  public Optional<EffectExecution> execution(ExecutionId executionId) {
-    return store.getExecution(DemoLedgerConnector.ORGANIZATION, executionId);
+  public Optional<EffectRecord> effect(EffectId effectId) {
+    return store.getEffect(DemoLedgerConnector.ORGANIZATION, effectId);
   }
 
-  public List<EffectExecution> history(ExecutionId executionId) {
-    return store.getExecutionHistory(DemoLedgerConnector.ORGANIZATION, executionId);
+  public List<EffectRecord> history(EffectId effectId) {
+    return store.getEffectHistory(DemoLedgerConnector.ORGANIZATION, effectId);
   }
 
-  public List<EffectReceipt> receipts(ExecutionId executionId) {
-    return store.getReceiptsForExecution(DemoLedgerConnector.ORGANIZATION, executionId);
+  public List<EffectReceipt> receipts(EffectId effectId) {
+    return store.getReceiptsForEffect(DemoLedgerConnector.ORGANIZATION, effectId);
   }
 }

@@ -1,12 +1,12 @@
 package io.zeocore.sample.summaries;
 
-import io.zeocore.autoconfigure.execution.ExecutionPolicies;
 import io.zeocore.execution.AttemptRecord;
+import io.zeocore.execution.ExecutionPolicies;
 import io.zeocore.execution.ResilientExecutionResult;
 import java.util.List;
 import java.util.Map;
-import org.springframework.http.ResponseEntity;
 import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;

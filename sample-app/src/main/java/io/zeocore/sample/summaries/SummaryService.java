@@ -1,9 +1,9 @@
 package io.zeocore.sample.summaries;
 
-import io.zeocore.autoconfigure.execution.ZeoCoreExecutions;
 import io.zeocore.autoconfigure.subprocess.SubprocessProviders;
 import io.zeocore.execution.ResilientExecutionResult;
 import io.zeocore.execution.SyncExecutionTarget;
+import io.zeocore.execution.ZeoCoreExecutions;
 import io.zeocore.llm.ChatMessage;
 import io.zeocore.llm.LlmTargets;
 import io.zeocore.llm.OllamaClient;

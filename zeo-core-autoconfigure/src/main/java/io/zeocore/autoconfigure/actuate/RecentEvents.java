@@ -28,7 +28,7 @@ public final class RecentEvents {
   public enum Kind implements WireValue.Lowercase {
     /** A run of the starter's runner ended. */
     RUN,
-    /** An effect execution's state changed (orchestrator or recovery). */
+    /** An effect's state changed (orchestrator or recovery). */
     EFFECT_TRANSITION
   }
 
@@ -38,7 +38,8 @@ public final class RecentEvents {
    * @param kind {@code run} or {@code effect_transition}
    * @param at when the event was recorded here
    * @param policy the run's policy
-   * @param executionId the run's or the effect's execution id
+   * @param executionId the run's execution id
+ * @param effectId the effect's id
    * @param outcome the run's outcome wire value
    * @param failureKind the run's failure kind wire value
    * @param targets the run's attempts as {@code target:outcome} (e.g. {@code ollama-local:rate_limit},
@@ -49,7 +50,8 @@ public final class RecentEvents {
    * @param previousState the state it left, absent for a creation
    */
   @JsonInclude(JsonInclude.Include.NON_NULL)
-  public record Entry(Kind kind, Instant at, @Nullable String policy, String executionId, @Nullable String outcome,
+  public record Entry(Kind kind, Instant at, @Nullable String policy, @Nullable String executionId,
+      @Nullable String effectId, @Nullable String outcome,
       @Nullable String failureKind, @Nullable List<String> targets, @JsonMilliseconds @Nullable Duration totalElapsed,
       @Nullable String operation, @Nullable String state, @Nullable String previousState) {}
 
@@ -79,14 +81,14 @@ public final class RecentEvents {
           + (attempt.failureKind() != null ? attempt.failureKind().wireValue() : attempt.outcome().wireValue()));
     }
     FailureKind kind = event.failureKind();
-    add(new Entry(Kind.RUN, clock.instant(), event.policyName(), event.executionId(), event.outcome().wireValue(),
+    add(new Entry(Kind.RUN, clock.instant(), event.policyName(), event.executionId(), null, event.outcome().wireValue(),
         kind != null ? kind.wireValue() : null, List.copyOf(targets), event.totalElapsed(), null, null, null));
   }
 
   @EventListener
   void effectTransition(EffectTransitionEvent event) {
-    add(new Entry(Kind.EFFECT_TRANSITION, clock.instant(), null, event.execution().executionId().value(), null, null,
-        null, null, event.execution().operationId().value(), event.state().name(),
+    add(new Entry(Kind.EFFECT_TRANSITION, clock.instant(), null, null, event.effect().effectId().value(), null, null,
+        null, null, event.effect().operationId().value(), event.state().name(),
         event.previousState() != null ? event.previousState().name() : null));
   }
 

@@ -2,9 +2,9 @@ package io.zeocore.autoconfigure.actuate;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.zeocore.JsonMilliseconds;
-import io.zeocore.autoconfigure.execution.ExecutionPolicies;
-import io.zeocore.connections.store.StoreIntrospection;
 import io.zeocore.connections.contract.EffectState;
+import io.zeocore.connections.store.StoreIntrospection;
+import io.zeocore.execution.ExecutionPolicies;
 import io.zeocore.execution.ExecutionPolicy;
 import io.zeocore.execution.FailureKind;
 import io.zeocore.internal.MillisecondsJson;
@@ -63,7 +63,7 @@ public class ZeoCoreEndpoint {
     Map<String, Long> effects = null;
     if (store != null) {
       effects = new LinkedHashMap<>();
-      for (Map.Entry<EffectState, Long> count : store.executionCountsByState().entrySet()) {
+      for (Map.Entry<EffectState, Long> count : store.effectCountsByState().entrySet()) {
         effects.put(count.getKey().name(), count.getValue());
       }
     }

@@ -1,9 +1,9 @@
 package io.zeocore.autoconfigure.actuate;
 
 import io.zeocore.autoconfigure.connections.ZeoCoreConnectionsAutoConfiguration;
-import io.zeocore.autoconfigure.execution.ExecutionPolicies;
 import io.zeocore.autoconfigure.execution.ZeoCoreExecutionAutoConfiguration;
 import io.zeocore.connections.store.StoreIntrospection;
+import io.zeocore.execution.ExecutionPolicies;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.EndpointAutoConfiguration;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;

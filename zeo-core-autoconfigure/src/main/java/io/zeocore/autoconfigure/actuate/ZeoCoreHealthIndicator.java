@@ -1,8 +1,8 @@
 package io.zeocore.autoconfigure.actuate;
 
-import io.zeocore.connections.store.StoreIntrospection;
 import io.zeocore.connections.store.SqliteDatabase;
 import io.zeocore.connections.store.StoreInfo;
+import io.zeocore.connections.store.StoreIntrospection;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Locale;
 import java.util.Map;
@@ -14,7 +14,7 @@ import org.springframework.boot.health.contributor.Health;
  * Health of ZeoCore's effect store: {@code UP} when the database answers and its schema is migrated, {@code DOWN}
  * otherwise. Details: {@code dialect}, {@code schemaVersion}, and for the embedded SQLite store the {@code file}, the
  * {@code fileModes} of the file and its side files and {@code fileModesPrivate} (whether all are {@code rw-------}),
- * and for a store on a PostgreSQL URL its own {@code connectionPool} ({@code max}, {@code active}, {@code idle},
+ * and for a store on a PostgreSQL URL its own {@code sessionPool} ({@code max}, {@code active}, {@code idle},
  * {@code pending}). Never shows a JDBC URL, user name or password.
  */
 public class ZeoCoreHealthIndicator extends AbstractHealthIndicator {
@@ -42,7 +42,7 @@ public class ZeoCoreHealthIndicator extends AbstractHealthIndicator {
       builder.withDetail("fileModes", info.fileModes());
       builder.withDetail("fileModesPrivate", info.fileModes().values().stream().allMatch(PRIVATE_MODE::equals));
     }
-    store.connectionPool().ifPresent(pool -> builder.withDetail("connectionPool", Map.of("max", pool.max(),
+    store.sessionPool().ifPresent(pool -> builder.withDetail("sessionPool", Map.of("max", pool.max(),
         "active", pool.active(), "idle", pool.idle(), "pending", pool.pending())));
     if (!info.reachable()) {
       builder.down().withDetail("failure", String.valueOf(info.failure()));

@@ -4,24 +4,24 @@ import static io.zeocore.autoconfigure.connections.ZeoCoreConnectionsAutoConfigu
 
 import io.zeocore.autoconfigure.connections.ZeoCoreConnectionsProperties.StoreDataSource;
 import io.zeocore.autoconfigure.internal.SecretValues;
-import io.zeocore.connections.store.Dialect;
-import io.zeocore.connections.store.EffectStore;
-import io.zeocore.connections.store.ConnectionStore;
-import io.zeocore.connections.effect.EffectListener;
-import io.zeocore.connections.effect.EffectOrchestrator;
-import io.zeocore.connections.effect.EffectReconciler;
-import io.zeocore.connections.effect.EffectReconcilers;
-import io.zeocore.connections.effect.EffectRecovery;
-import io.zeocore.connections.store.EffectRecoveryStore;
-import io.zeocore.connections.observation.ObservationListener;
-import io.zeocore.connections.observation.ObservationOrchestrator;
-import io.zeocore.connections.store.ObservationStore;
 import io.zeocore.connections.authorization.Ed25519Keys;
 import io.zeocore.connections.authorization.Ed25519SignatureVerifier;
 import io.zeocore.connections.authorization.ExactAuthorizationVerifier;
 import io.zeocore.connections.custody.KeyStoreSecretStore;
 import io.zeocore.connections.custody.SecretStore;
+import io.zeocore.connections.effect.EffectListener;
+import io.zeocore.connections.effect.EffectOrchestrator;
+import io.zeocore.connections.effect.EffectReconciler;
+import io.zeocore.connections.effect.EffectReconcilers;
+import io.zeocore.connections.effect.EffectRecovery;
+import io.zeocore.connections.read.ReadListener;
+import io.zeocore.connections.read.ReadOrchestrator;
+import io.zeocore.connections.store.ConnectionStore;
+import io.zeocore.connections.store.Dialect;
+import io.zeocore.connections.store.EffectRecoveryStore;
+import io.zeocore.connections.store.EffectStore;
 import io.zeocore.connections.store.JdbcConnectionStore;
+import io.zeocore.connections.store.ReadStore;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -143,7 +143,7 @@ final class ConnectionsConfigurations {
       AuthorizationVerifiers.fromProperties(properties.getAuthorization());
     }
     Recovery.check(properties.getRecovery());
-    Orchestrators.check(properties.getObservations());
+    Orchestrators.check(properties.getReads());
     if (properties.getCustody().getKeyStore() != null) {
       Custody.check(properties.getCustody());
     }
@@ -194,21 +194,21 @@ final class ConnectionsConfigurations {
 
     @Bean
     @ConditionalOnMissingBean
-    @ConditionalOnBean(ObservationStore.class)
-    ObservationOrchestrator zeoCoreObservationOrchestrator(ObservationStore store,
+    @ConditionalOnBean(ReadStore.class)
+    ReadOrchestrator zeoCoreReadOrchestrator(ReadStore store,
         ExactAuthorizationVerifier verifier, ZeoCoreConnectionsProperties properties,
-        ObjectProvider<ObservationListener> listeners) {
-      ObservationOrchestrator.Builder builder = ObservationOrchestrator.builder(store, verifier)
-          .maxResultDepth(properties.getObservations().getMaxResultDepth());
+        ObjectProvider<ReadListener> listeners) {
+      ReadOrchestrator.Builder builder = ReadOrchestrator.builder(store, verifier)
+          .maxResultDepth(properties.getReads().getMaxResultDepth());
       listeners.orderedStream().forEach(builder::listener);
       return builder.build();
     }
 
-    static void check(ZeoCoreConnectionsProperties.Observations observations) {
-      int depth = observations.getMaxResultDepth();
-      if (depth < 1 || depth > ObservationOrchestrator.DEFAULT_MAX_RESULT_DEPTH) {
-        throw new InvalidConfigurationPropertyValueException(PREFIX + "observations.max-result-depth", depth,
-            "must be between 1 and " + ObservationOrchestrator.DEFAULT_MAX_RESULT_DEPTH);
+    static void check(ZeoCoreConnectionsProperties.Reads reads) {
+      int depth = reads.getMaxResultDepth();
+      if (depth < 1 || depth > ReadOrchestrator.DEFAULT_MAX_RESULT_DEPTH) {
+        throw new InvalidConfigurationPropertyValueException(PREFIX + "reads.max-result-depth", depth,
+            "must be between 1 and " + ReadOrchestrator.DEFAULT_MAX_RESULT_DEPTH);
       }
     }
   }

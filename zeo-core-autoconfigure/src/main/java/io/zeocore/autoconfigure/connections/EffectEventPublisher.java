@@ -1,8 +1,8 @@
 package io.zeocore.autoconfigure.connections;
 
 import io.zeocore.autoconfigure.internal.EventRepublisher;
-import io.zeocore.connections.contract.EffectExecution;
 import io.zeocore.connections.contract.EffectReceipt;
+import io.zeocore.connections.contract.EffectRecord;
 import io.zeocore.connections.contract.EffectState;
 import io.zeocore.connections.effect.EffectListener;
 import io.zeocore.connections.effect.EffectRecovery;
@@ -21,8 +21,8 @@ public final class EffectEventPublisher extends EventRepublisher implements Effe
   }
 
   @Override
-  public void transitionRecorded(EffectExecution execution, EffectState previousState) {
-    publish(new EffectTransitionEvent(execution, previousState));
+  public void transitionRecorded(EffectRecord effect, EffectState previousState) {
+    publish(new EffectTransitionEvent(effect, previousState));
   }
 
   @Override

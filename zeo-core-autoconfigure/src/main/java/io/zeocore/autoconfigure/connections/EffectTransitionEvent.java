@@ -1,25 +1,25 @@
 package io.zeocore.autoconfigure.connections;
 
-import io.zeocore.connections.contract.EffectExecution;
+import io.zeocore.connections.contract.EffectRecord;
 import io.zeocore.connections.contract.EffectState;
 import java.util.Objects;
 
 /**
  * Published after an effect's state change has been durably committed by the {@code EffectOrchestrator} or
- * {@code EffectRecovery}, in commit order, on the thread that made the change. Carries the stored execution record
+ * {@code EffectRecovery}, in commit order, on the thread that made the change. Carries the stored effect record
  * (ids, digests, state, instants): never a request body, secret or provider text.
  *
- * @param execution the execution as stored
+ * @param effect the effect as stored
  * @param previousState the state it left, or {@code null} when it was created
  */
-public record EffectTransitionEvent(EffectExecution execution, EffectState previousState) {
+public record EffectTransitionEvent(EffectRecord effect, EffectState previousState) {
 
   public EffectTransitionEvent {
-    Objects.requireNonNull(execution, "execution");
+    Objects.requireNonNull(effect, "execution");
   }
 
   /** The state reached. */
   public EffectState state() {
-    return execution.state();
+    return effect.state();
   }
 }

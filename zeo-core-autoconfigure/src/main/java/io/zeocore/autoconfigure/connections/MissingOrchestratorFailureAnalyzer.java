@@ -1,8 +1,8 @@
 package io.zeocore.autoconfigure.connections;
 
-import io.zeocore.connections.effect.EffectOrchestrator;
-import io.zeocore.connections.observation.ObservationOrchestrator;
 import io.zeocore.connections.authorization.ExactAuthorizationVerifier;
+import io.zeocore.connections.effect.EffectOrchestrator;
+import io.zeocore.connections.read.ReadOrchestrator;
 import java.util.Set;
 import org.springframework.beans.factory.NoSuchBeanDefinitionException;
 import org.springframework.boot.diagnostics.FailureAnalysis;
@@ -11,7 +11,7 @@ import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 
 /**
- * Explains a missing {@link EffectOrchestrator}, {@link ObservationOrchestrator} or {@link ExactAuthorizationVerifier}:
+ * Explains a missing {@link EffectOrchestrator}, {@link ReadOrchestrator} or {@link ExactAuthorizationVerifier}:
  * ZeoCore creates them only when {@code zeocore.connections.authorization} is configured, because an orchestrator
  * without exact authorization would be a permissive default.
  */
@@ -19,7 +19,7 @@ import org.springframework.core.annotation.Order;
 class MissingOrchestratorFailureAnalyzer implements FailureAnalyzer {
 
   private static final Set<Class<?>> TYPES =
-      Set.of(EffectOrchestrator.class, ObservationOrchestrator.class, ExactAuthorizationVerifier.class);
+      Set.of(EffectOrchestrator.class, ReadOrchestrator.class, ExactAuthorizationVerifier.class);
 
   @Override
   public FailureAnalysis analyze(Throwable failure) {

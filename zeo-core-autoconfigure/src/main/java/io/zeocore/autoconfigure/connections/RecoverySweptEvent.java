@@ -5,7 +5,7 @@ import java.util.Objects;
 
 /**
  * One recovery sweep ended, on the thread that ran it (the recovery lifecycle's, or a caller of
- * {@code EffectRecovery.recoverOnce}): how many executions it examined and how each ended. Counts only.
+ * {@code EffectRecovery.recoverOnce}): how many effects it examined and how each ended. Counts only.
  *
  * @param sweep the sweep's counts
  */

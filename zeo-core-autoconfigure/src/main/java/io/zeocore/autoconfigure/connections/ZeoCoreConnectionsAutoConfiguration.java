@@ -1,12 +1,12 @@
 package io.zeocore.autoconfigure.connections;
 
+import io.zeocore.connections.authorization.ExactAuthorizationVerifier;
 import io.zeocore.connections.effect.EffectListener;
 import io.zeocore.connections.effect.EffectOrchestrator;
 import io.zeocore.connections.effect.EffectReconciler;
 import io.zeocore.connections.effect.EffectReconcilers;
 import io.zeocore.connections.effect.EffectRecovery;
-import io.zeocore.connections.observation.ObservationOrchestrator;
-import io.zeocore.connections.authorization.ExactAuthorizationVerifier;
+import io.zeocore.connections.read.ReadOrchestrator;
 import io.zeocore.connections.store.JdbcConnectionStore;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -27,7 +27,7 @@ import org.springframework.context.annotation.Import;
  *       its schema migrated at start-up by ZeoCore's private Flyway. Neither its DataSource nor its Flyway is a bean,
  *       so the application's own DataSource and Flyway auto-configurations are unaffected;</li>
  *   <li>the {@link ExactAuthorizationVerifier}, only when {@code zeocore.connections.authorization} is configured, and
- *       with it the {@link EffectOrchestrator} and {@link ObservationOrchestrator}. Without it they do not exist: there
+ *       with it the {@link EffectOrchestrator} and {@link ReadOrchestrator}. Without it they do not exist: there
  *       is no permissive default;</li>
  *   <li>{@link EffectRecovery} (with the {@link EffectReconcilers} bean, by default the {@link EffectReconciler} beans
  *       by name as reconciliation strategy) run by an {@link EffectRecoveryLifecycle};</li>

@@ -1,9 +1,9 @@
 package io.zeocore.autoconfigure.connections;
 
-import io.zeocore.connections.effect.EffectRecovery;
-import io.zeocore.connections.observation.ObservationOrchestrator;
 import io.zeocore.connections.authorization.ExactAuthorizationVerifier;
 import io.zeocore.connections.custody.SecretStore;
+import io.zeocore.connections.effect.EffectRecovery;
+import io.zeocore.connections.read.ReadOrchestrator;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -33,7 +33,7 @@ public class ZeoCoreConnectionsProperties {
 
   private final Custody custody = new Custody();
 
-  private final Observations observations = new Observations();
+  private final Reads reads = new Reads();
 
   public boolean isEnabled() {
     return this.enabled;
@@ -59,8 +59,8 @@ public class ZeoCoreConnectionsProperties {
     return this.custody;
   }
 
-  public Observations getObservations() {
-    return this.observations;
+  public Reads getReads() {
+    return this.reads;
   }
 
   /** Where the store's database comes from. */
@@ -314,15 +314,15 @@ public class ZeoCoreConnectionsProperties {
     }
   }
 
-  /** Authorized reads (observations) through the ObservationOrchestrator bean. */
-  public static class Observations {
+  /** Authorized reads through the ReadOrchestrator bean. */
+  public static class Reads {
 
     /**
      * How deeply a provider's inline result may nest to be stored, 1 to 100 (a map of scalars nests 1 level); a deeper
-     * one ends the observation FAILED_SAFE with nothing stored. Its size is bounded by the connector revision's
+     * one ends the read FAILED_SAFE with nothing stored. Its size is bounded by the connector revision's
      * response size limit.
      */
-    private int maxResultDepth = ObservationOrchestrator.DEFAULT_MAX_RESULT_DEPTH;
+    private int maxResultDepth = ReadOrchestrator.DEFAULT_MAX_RESULT_DEPTH;
 
     public int getMaxResultDepth() {
       return this.maxResultDepth;

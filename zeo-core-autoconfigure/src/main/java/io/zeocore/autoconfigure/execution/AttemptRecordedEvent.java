@@ -1,6 +1,7 @@
 package io.zeocore.autoconfigure.execution;
 
 import io.zeocore.execution.AttemptRecord;
+import io.zeocore.execution.ZeoCoreExecutions;
 import java.util.Objects;
 
 /**

@@ -6,6 +6,7 @@ import io.zeocore.execution.ExecutionMode;
 import io.zeocore.execution.ExecutionOutcome;
 import io.zeocore.execution.FailureKind;
 import io.zeocore.execution.ResilientExecutionResult;
+import io.zeocore.execution.ZeoCoreExecutions;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;

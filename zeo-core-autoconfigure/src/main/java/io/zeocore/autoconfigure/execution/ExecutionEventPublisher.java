@@ -5,6 +5,7 @@ import io.zeocore.execution.AttemptListener;
 import io.zeocore.execution.AttemptRecord;
 import io.zeocore.execution.ExecutionPolicy;
 import io.zeocore.execution.ResilientExecutionResult;
+import io.zeocore.execution.ZeoCoreExecutions;
 import java.util.UUID;
 import org.springframework.context.ApplicationEventPublisher;
 

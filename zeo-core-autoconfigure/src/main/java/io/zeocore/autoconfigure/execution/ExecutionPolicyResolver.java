@@ -3,6 +3,7 @@ package io.zeocore.autoconfigure.execution;
 import io.zeocore.autoconfigure.execution.ZeoCoreExecutionProperties.Policy;
 import io.zeocore.autoconfigure.internal.ConfiguredNames;
 import io.zeocore.autoconfigure.internal.InvalidFields;
+import io.zeocore.execution.ExecutionPolicies;
 import io.zeocore.execution.ExecutionPolicy;
 import io.zeocore.execution.FailureKind;
 import io.zeocore.execution.InvalidPolicyException;
@@ -82,7 +83,7 @@ final class ExecutionPolicyResolver {
     configs.forEach((name, config) -> chain(null, CONFIGS + name, config));
     Map<String, ExecutionPolicy> resolved = new LinkedHashMap<>();
     policies.forEach((name, policy) -> resolved.put(name, resolve(name, chain(name, POLICIES + name, policy))));
-    return ExecutionPolicies.of(resolved);
+    return ExecutionPolicies.of(resolved, "zeocore.execution.policies");
   }
 
   /** One entry of a chain: the settings and the property prefix they are bound from. */

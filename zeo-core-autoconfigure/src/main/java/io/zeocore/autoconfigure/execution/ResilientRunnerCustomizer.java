@@ -1,6 +1,7 @@
 package io.zeocore.autoconfigure.execution;
 
 import io.zeocore.execution.ResilientRunner;
+import io.zeocore.execution.ZeoCoreExecutions;
 
 /**
  * Customizes the auto-configured {@link ResilientRunner} before it is built: a clock, a scheduler for asynchronous

@@ -1,12 +1,14 @@
 package io.zeocore.autoconfigure.execution;
 
 import io.zeocore.execution.AttemptListener;
-import io.zeocore.execution.MdcAttemptListener;
 import io.zeocore.execution.ExceptionClassifier;
+import io.zeocore.execution.ExecutionPolicies;
 import io.zeocore.execution.ExecutionPolicy;
+import io.zeocore.execution.MdcAttemptListener;
 import io.zeocore.execution.NamedTarget;
 import io.zeocore.execution.ResilientRunner;
 import io.zeocore.execution.TargetRegistry;
+import io.zeocore.execution.ZeoCoreExecutions;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -86,7 +88,18 @@ public final class ZeoCoreExecutionAutoConfiguration {
   ZeoCoreExecutions zeoCoreExecutions(ResilientRunner runner, ExecutionPolicies policies,
       ApplicationEventPublisher events, TargetRegistry targets, Environment environment) {
     checkPlannedTargets(policies, targets, ConfiguredValues.of(environment));
-    return new ZeoCoreExecutions(runner, policies, events, targets);
+    return new ZeoCoreExecutions(publishing(runner, events), policies, targets);
+  }
+
+  /**
+   * {@code runner}, publishing every run to {@code events}: the auto-configured runner already does; a runner bean of
+   * the application's own gets an {@link ExecutionEventPublisher} added, so runs through {@link ZeoCoreExecutions}
+   * are never silent.
+   */
+  static ResilientRunner publishing(ResilientRunner runner, ApplicationEventPublisher events) {
+    boolean publishes = runner.listeners().stream()
+        .anyMatch(listener -> listener instanceof ExecutionEventPublisher publisher && publisher.publishesTo(events));
+    return publishes ? runner : runner.toBuilder().listener(new ExecutionEventPublisher(events)).build();
   }
 
   /** Every policy that uses the registry must plan registered ids only. */

@@ -1,6 +1,7 @@
 package io.zeocore.autoconfigure.execution;
 
 import io.zeocore.execution.DeadlineMode;
+import io.zeocore.execution.ExecutionPolicies;
 import io.zeocore.execution.FailureKind;
 import io.zeocore.execution.OperationMode;
 import java.time.Duration;

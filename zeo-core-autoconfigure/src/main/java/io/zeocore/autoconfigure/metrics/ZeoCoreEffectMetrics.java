@@ -5,11 +5,11 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.zeocore.autoconfigure.connections.EffectTransitionEvent;
 import io.zeocore.autoconfigure.connections.RecoverySweptEvent;
+import io.zeocore.connections.contract.EffectRecord;
+import io.zeocore.connections.contract.EffectState;
 import io.zeocore.connections.effect.EffectRecovery;
 import io.zeocore.connections.store.ConnectionStoreException;
-import io.zeocore.connections.contract.EffectExecution;
-import io.zeocore.connections.contract.EffectState;
-import io.zeocore.connections.store.ConnectionPoolStats;
+import io.zeocore.connections.store.SessionPoolStats;
 import io.zeocore.connections.store.StoreIntrospection;
 import java.util.Locale;
 import java.util.Map;
@@ -34,7 +34,7 @@ import org.springframework.context.event.EventListener;
  *       {@code failed_safe}, {@code still_ambiguous} (reconciled without an answer), {@code not_due} (waiting for its
  *       backoff), {@code leased_elsewhere} (another sweeper had it), {@code failed} (an error, logged);</li>
  *   <li>for a store with a connection pool of its own (a PostgreSQL URL) the gauges
- *       {@code zeocore.store.connections.active}, {@code .idle}, {@code .pending} (callers waiting for a connection)
+ *       {@code zeocore.store.sessions.active}, {@code .idle}, {@code .pending} (callers waiting for a connection)
  *       and {@code .max}, read from the pool without a query.</li>
  * </ul>
  * The gauges read one {@code GROUP BY state} query, at most once a second however many gauges are sampled
@@ -53,7 +53,7 @@ public final class ZeoCoreEffectMetrics {
   /** Name of the counter of what sweeps did. */
   public static final String RECOVERED = "zeocore.recovery.effects";
   /** Prefix of the gauges of the store's own pool: {@code .active}, {@code .idle}, {@code .pending}, {@code .max}. */
-  public static final String POOL = "zeocore.store.connections";
+  public static final String POOL = "zeocore.store.sessions";
 
   private static final long COUNTS_MAX_AGE_NANOS = TimeUnit.SECONDS.toNanos(1);
 
@@ -76,17 +76,17 @@ public final class ZeoCoreEffectMetrics {
           .strongReference(true)
           .register(registry);
     }
-    if (store.connectionPool().isPresent()) {
-      poolGauge("active", "Store connections lent to an operation", ConnectionPoolStats::active);
-      poolGauge("idle", "Store connections open and idle", ConnectionPoolStats::idle);
-      poolGauge("pending", "Operations waiting for a store connection", ConnectionPoolStats::pending);
-      poolGauge("max", "Most store connections the pool opens", ConnectionPoolStats::max);
+    if (store.sessionPool().isPresent()) {
+      poolGauge("active", "Store connections lent to an operation", SessionPoolStats::active);
+      poolGauge("idle", "Store connections open and idle", SessionPoolStats::idle);
+      poolGauge("pending", "Operations waiting for a store connection", SessionPoolStats::pending);
+      poolGauge("max", "Most store connections the pool opens", SessionPoolStats::max);
     }
   }
 
-  private void poolGauge(String name, String description, ToIntFunction<ConnectionPoolStats> value) {
+  private void poolGauge(String name, String description, ToIntFunction<SessionPoolStats> value) {
     Gauge.builder(POOL + "." + name, store,
-            introspection -> introspection.connectionPool().map(value::applyAsInt).map(Integer::doubleValue)
+            introspection -> introspection.sessionPool().map(value::applyAsInt).map(Integer::doubleValue)
                 .orElse(Double.NaN))
         .description(description)
         .strongReference(true)
@@ -116,7 +116,7 @@ public final class ZeoCoreEffectMetrics {
     long now = System.nanoTime();
     if (counts == null || now - countsReadAt > COUNTS_MAX_AGE_NANOS) {
       try {
-        counts = store.executionCountsByState();
+        counts = store.effectCountsByState();
       } catch (ConnectionStoreException unreadable) {
         counts = null;
         return Double.NaN;
@@ -129,11 +129,11 @@ public final class ZeoCoreEffectMetrics {
   /** Counts one committed transition. */
   @EventListener
   public void transitionRecorded(EffectTransitionEvent event) {
-    EffectExecution execution = event.execution();
+    EffectRecord effect = event.effect();
     Counter.builder(EFFECTS)
         .description("Committed effect transitions, by operation and state reached")
-        .tag("operation", execution.operationId().value())
-        .tag("state", execution.state().name().toLowerCase(Locale.ROOT))
+        .tag("operation", effect.operationId().value())
+        .tag("state", effect.state().name().toLowerCase(Locale.ROOT))
         .register(registry)
         .increment();
   }

@@ -7,7 +7,7 @@ import java.util.Locale;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The context of one orchestrator call — an effect's {@code execute}, a read's {@code observe} — what was asked, then
+ * The context of one orchestrator call — an effect's {@code execute}, a read's {@code read} — what was asked, then
  * how it ended, as codes: the state it returned (lower case, {@code refused} for a refusal, {@code error} when it
  * threw), the refusal reason and the error (the thrown exception's simple class name and, for a preflight rejection,
  * its code). Never a body, result, message or provider text.
@@ -30,7 +30,7 @@ public abstract class ConnectionCallContext extends Observation.Context {
     return operationId;
   }
 
-  /** The effect's execution id or the read's observation id. */
+  /** The effect id or the read id. */
   public String getCallId() {
     return callId;
   }

@@ -10,7 +10,7 @@ import io.micrometer.common.KeyValues;
  * {@code refusal.reason} (the refusal reason, lower case, {@code none} unless refused) and {@code error} (the thrown
  * exception's simple class name and, for a preflight rejection, its code, e.g.
  * {@code EffectPreflightException:operation_not_exposed}; {@code none} when the call returned). High-cardinality key:
- * {@code effect.execution.id}. Ids and codes only: never a body, secret, message or provider text.
+ * {@code effect.id}. Ids and codes only: never a body, secret, message or provider text.
  */
 public class DefaultEffectObservationConvention extends ConnectionCallConvention<EffectObservationContext>
     implements EffectObservationConvention {
@@ -24,6 +24,6 @@ public class DefaultEffectObservationConvention extends ConnectionCallConvention
 
   @Override
   public KeyValues getHighCardinalityKeyValues(EffectObservationContext context) {
-    return KeyValues.of("effect.execution.id", context.getCallId());
+    return KeyValues.of("effect.id", context.getCallId());
   }
 }

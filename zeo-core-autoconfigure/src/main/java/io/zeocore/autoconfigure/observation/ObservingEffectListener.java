@@ -4,13 +4,13 @@ import io.micrometer.common.KeyValues;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationConvention;
 import io.micrometer.observation.ObservationRegistry;
-import io.zeocore.connections.contract.EffectExecution;
+import io.zeocore.connections.contract.EffectId;
+import io.zeocore.connections.contract.EffectRecord;
 import io.zeocore.connections.contract.EffectState;
-import io.zeocore.connections.contract.ExecutionId;
 import io.zeocore.connections.contract.OperationId;
-import io.zeocore.connections.effect.EffectExecutionResult;
 import io.zeocore.connections.effect.EffectListener;
 import io.zeocore.connections.effect.EffectPreflightException;
+import io.zeocore.connections.effect.EffectResult;
 import java.util.Locale;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
@@ -21,7 +21,7 @@ import org.jspecify.annotations.Nullable;
  * transition as a short {@value #NAME} observation, a child of the observation current on the committing thread (the
  * call's {@code zeocore.effect}, or a recovery sweep's caller). Low-cardinality keys: {@code operation} (the operation id), {@code state} (the state reached, lower
  * case, e.g. {@code ambiguous}) and {@code previous.state} ({@code none} for a creation); high-cardinality key:
- * {@code effect.execution.id}. Ids, states and codes only: never a request body, secret or provider text.
+ * {@code effect.id}. Ids, states and codes only: never a request body, secret or provider text.
  */
 public final class ObservingEffectListener implements EffectListener {
 
@@ -51,15 +51,15 @@ public final class ObservingEffectListener implements EffectListener {
    * children; stopped, with the state reached or the exception's type, as the call ends.
    */
   @Override
-  public ExecuteScope executeStarted(OperationId operationId, ExecutionId executionId) {
+  public ExecuteScope executeStarted(OperationId operationId, EffectId effectId) {
     if (registry.isNoop()) {
       return ExecuteScope.NONE;
     }
-    EffectObservationContext context = new EffectObservationContext(operationId, executionId);
+    EffectObservationContext context = new EffectObservationContext(operationId, effectId);
     context.start(Observation.createNotStarted(effectConvention, DEFAULT_EFFECT, () -> context, registry));
     return new ExecuteScope() {
       @Override
-      public void returned(EffectExecutionResult result) {
+      public void returned(EffectResult result) {
         context.returned(result.state(), result.refusalReason());
       }
 
@@ -71,24 +71,24 @@ public final class ObservingEffectListener implements EffectListener {
   }
 
   @Override
-  public void transitionRecorded(EffectExecution execution, EffectState previousState) {
-    TransitionContext context = new TransitionContext(execution, previousState);
+  public void transitionRecorded(EffectRecord effect, EffectState previousState) {
+    TransitionContext context = new TransitionContext(effect, previousState);
     Observation.createNotStarted(null, DEFAULT, () -> context, registry).start().stop();
   }
 
   /** The context of one committed transition. */
   public static final class TransitionContext extends Observation.Context {
 
-    private final EffectExecution execution;
+    private final EffectRecord effect;
     private final EffectState previousState;
 
-    TransitionContext(EffectExecution execution, EffectState previousState) {
-      this.execution = execution;
+    TransitionContext(EffectRecord effect, EffectState previousState) {
+      this.effect = effect;
       this.previousState = previousState;
     }
 
-    public EffectExecution getExecution() {
-      return execution;
+    public EffectRecord getEffect() {
+      return effect;
     }
 
     /** The state left, {@code null} for a creation. */
@@ -112,14 +112,14 @@ public final class ObservingEffectListener implements EffectListener {
     @Override
     public KeyValues getLowCardinalityKeyValues(TransitionContext context) {
       EffectState previous = context.getPreviousState();
-      return KeyValues.of("operation", context.getExecution().operationId().value(), "state",
-          context.getExecution().state().name().toLowerCase(Locale.ROOT), "previous.state",
+      return KeyValues.of("operation", context.getEffect().operationId().value(), "state",
+          context.getEffect().state().name().toLowerCase(Locale.ROOT), "previous.state",
           previous != null ? previous.name().toLowerCase(Locale.ROOT) : "none");
     }
 
     @Override
     public KeyValues getHighCardinalityKeyValues(TransitionContext context) {
-      return KeyValues.of("effect.execution.id", context.getExecution().executionId().value());
+      return KeyValues.of("effect.id", context.getEffect().effectId().value());
     }
   }
 }

@@ -3,23 +3,23 @@ package io.zeocore.autoconfigure.observation;
 import io.micrometer.common.KeyValues;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
-import io.zeocore.connections.contract.ObservationId;
 import io.zeocore.connections.contract.OperationId;
-import io.zeocore.connections.observation.ObservationExecutionResult;
-import io.zeocore.connections.observation.ObservationListener;
-import io.zeocore.connections.observation.ObservationPreflightException;
+import io.zeocore.connections.contract.ReadId;
+import io.zeocore.connections.read.ReadListener;
+import io.zeocore.connections.read.ReadPreflightException;
+import io.zeocore.connections.read.ReadResult;
 import java.util.Objects;
 
 /**
- * The {@link ObservationListener} that makes each authorized read ({@code ObservationOrchestrator.observe}) one
+ * The {@link ReadListener} that makes each authorized read ({@code ReadOrchestrator.read}) one
  * {@value #NAME} Micrometer observation ({@code zeocore read <operation>}), in scope on the caller's thread while the
  * call runs. Low-cardinality keys: {@code operation}, {@code state} (the state the call returned, lower case —
  * {@code confirmed}, {@code failed_safe}, {@code claimed}, {@code refused} — or {@code error} when it threw),
  * {@code refusal.reason} (lower case, {@code none} unless refused), {@code error} (the thrown exception's simple class
  * name, with the preflight code for a preflight rejection; {@code none} when it returned); high-cardinality key:
- * {@code observation.id}. Ids and codes only: never a body, result, message or provider text.
+ * {@code read.id}. Ids and codes only: never a body, result, message or provider text.
  */
-public final class ObservingReadListener implements ObservationListener {
+public final class ObservingReadListener implements ReadListener {
 
   /** The observation's name. */
   public static final String NAME = "zeocore.read";
@@ -33,18 +33,18 @@ public final class ObservingReadListener implements ObservationListener {
   }
 
   @Override
-  public ObserveScope observeStarted(OperationId operationId, ObservationId observationId) {
-    ReadContext context = new ReadContext(operationId, observationId);
+  public ReadScope readStarted(OperationId operationId, ReadId readId) {
+    ReadContext context = new ReadContext(operationId, readId);
     context.start(Observation.createNotStarted(null, CONVENTION, () -> context, registry));
-    return new ObserveScope() {
+    return new ReadScope() {
       @Override
-      public void returned(ObservationExecutionResult result) {
+      public void returned(ReadResult result) {
         context.returned(result.state(), result.refusalReason());
       }
 
       @Override
       public void threw(RuntimeException thrown) {
-        context.threw(thrown, thrown instanceof ObservationPreflightException preflight ? preflight.code() : null);
+        context.threw(thrown, thrown instanceof ReadPreflightException preflight ? preflight.code() : null);
       }
     };
   }
@@ -52,8 +52,8 @@ public final class ObservingReadListener implements ObservationListener {
   /** The context of one read; {@link #getCallId()} is the observation id. */
   public static final class ReadContext extends ConnectionCallContext {
 
-    ReadContext(OperationId operationId, ObservationId observationId) {
-      super(operationId, observationId.value());
+    ReadContext(OperationId operationId, ReadId readId) {
+      super(operationId, readId.value());
     }
   }
 
@@ -70,7 +70,7 @@ public final class ObservingReadListener implements ObservationListener {
 
     @Override
     public KeyValues getHighCardinalityKeyValues(ReadContext context) {
-      return KeyValues.of("observation.id", context.getCallId());
+      return KeyValues.of("read.id", context.getCallId());
     }
   }
 }

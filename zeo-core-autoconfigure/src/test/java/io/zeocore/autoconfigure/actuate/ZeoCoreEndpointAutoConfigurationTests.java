@@ -9,13 +9,13 @@ import io.zeocore.autoconfigure.actuate.ZeoCoreEndpoint.ZeoCoreDescriptor;
 import io.zeocore.autoconfigure.connections.EffectFixtures;
 import io.zeocore.autoconfigure.connections.ZeoCoreConnectionsAutoConfiguration;
 import io.zeocore.autoconfigure.execution.ZeoCoreExecutionAutoConfiguration;
-import io.zeocore.autoconfigure.execution.ZeoCoreExecutions;
-import io.zeocore.connections.effect.EffectOrchestrator;
 import io.zeocore.connections.contract.EffectState;
+import io.zeocore.connections.effect.EffectOrchestrator;
 import io.zeocore.connections.store.JdbcConnectionStore;
 import io.zeocore.execution.AttemptError;
 import io.zeocore.execution.FailureKind;
 import io.zeocore.execution.SyncExecutionTarget;
+import io.zeocore.execution.ZeoCoreExecutions;
 import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -112,9 +112,9 @@ class ZeoCoreEndpointAutoConfigurationTests {
         .withPropertyValues(EffectFixtures.authorizationProperties(EffectFixtures.writePublicKey(temp)))
         .run(context -> {
           ZeoCoreEndpoint endpoint = context.getBean(ZeoCoreEndpoint.class);
-          ZeoCoreExecutions executions = context.getBean(ZeoCoreExecutions.class);
+          ZeoCoreExecutions effects = context.getBean(ZeoCoreExecutions.class);
           for (int i = 0; i < 2; i++) {
-            executions.run("summarize", Map.of(
+            effects.run("summarize", Map.of(
                 "ollama-local", SyncExecutionTarget.of("ollama-local", String.class, attempt -> {
                   throw new AttemptError(FailureKind.RATE_LIMIT, true, null, new IllegalStateException(canary));
                 }),

@@ -71,7 +71,7 @@ class ZeoCoreHealthContributorAutoConfigurationTests {
       }
 
       @Override
-      public Map<EffectState, Long> executionCountsByState() {
+      public Map<EffectState, Long> effectCountsByState() {
         return Map.of();
       }
     };

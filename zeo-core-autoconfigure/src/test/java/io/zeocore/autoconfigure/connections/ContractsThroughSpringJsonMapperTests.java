@@ -7,13 +7,13 @@ import static io.zeocore.autoconfigure.connections.EffectFixtures.REVISION;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.zeocore.EffectKind;
 import io.zeocore.connections.contract.Connection;
 import io.zeocore.connections.contract.ConnectionHealth;
 import io.zeocore.connections.contract.ConnectionStatus;
 import io.zeocore.connections.contract.ConnectorId;
 import io.zeocore.connections.contract.ContractJson;
 import io.zeocore.connections.contract.EffectAuthorization;
-import io.zeocore.connections.contract.EffectKind;
 import io.zeocore.connections.contract.EffectState;
 import io.zeocore.connections.contract.SecretRef;
 import java.time.Instant;

@@ -2,7 +2,9 @@ package io.zeocore.autoconfigure.connections;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.zeocore.connections.contract.EffectKind;
+import io.zeocore.EffectKind;
+import io.zeocore.connections.authorization.AuthorizationSigner;
+import io.zeocore.connections.authorization.Ed25519Keys;
 import io.zeocore.connections.contract.AuthorizationId;
 import io.zeocore.connections.contract.BusinessOperation;
 import io.zeocore.connections.contract.Connection;
@@ -14,22 +16,20 @@ import io.zeocore.connections.contract.ConnectorRevision;
 import io.zeocore.connections.contract.ConnectorRevisionId;
 import io.zeocore.connections.contract.Digests;
 import io.zeocore.connections.contract.EffectAuthorization;
+import io.zeocore.connections.contract.EffectId;
 import io.zeocore.connections.contract.EffectState;
-import io.zeocore.connections.effect.EffectDispatchResult;
-import io.zeocore.connections.effect.EffectExecutionResult;
-import io.zeocore.connections.effect.EffectOrchestrator;
-import io.zeocore.connections.effect.EffectReconciler;
-import io.zeocore.connections.effect.EffectRecovery;
-import io.zeocore.connections.contract.ExecutionId;
 import io.zeocore.connections.contract.IdempotencyKey;
 import io.zeocore.connections.contract.IdempotencyMode;
 import io.zeocore.connections.contract.OperationId;
 import io.zeocore.connections.contract.OrganizationId;
-import io.zeocore.connections.effect.ReconciliationResult;
 import io.zeocore.connections.contract.RiskClass;
 import io.zeocore.connections.contract.SecretRef;
-import io.zeocore.connections.authorization.AuthorizationSigner;
-import io.zeocore.connections.authorization.Ed25519Keys;
+import io.zeocore.connections.effect.EffectDispatchResult;
+import io.zeocore.connections.effect.EffectOrchestrator;
+import io.zeocore.connections.effect.EffectReconciler;
+import io.zeocore.connections.effect.EffectRecovery;
+import io.zeocore.connections.effect.EffectResult;
+import io.zeocore.connections.effect.ReconciliationResult;
 import io.zeocore.connections.store.JdbcConnectionStore;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -110,15 +110,15 @@ public final class EffectFixtures {
   }
 
   /** Runs one refund that the provider confirms. */
-  public static EffectExecutionResult refund(EffectOrchestrator orchestrator, String id) {
+  public static EffectResult refund(EffectOrchestrator orchestrator, String id) {
     return orchestrator.execute(ORG, CONNECTION, REVISION, CREATE_REFUND, authorization("nonce-" + id, "idem-" + id),
-        new ExecutionId(id), BODY, request -> EffectDispatchResult.confirmed(CONFIRMATION), unresolved());
+        new EffectId(id), BODY, request -> EffectDispatchResult.confirmed(CONFIRMATION), unresolved());
   }
 
   /** Runs one refund whose provider call ends without a known outcome; the inline reconciliation learns nothing. */
-  public static EffectExecutionResult ambiguousRefund(EffectOrchestrator orchestrator, String id) {
+  public static EffectResult ambiguousRefund(EffectOrchestrator orchestrator, String id) {
     return orchestrator.execute(ORG, CONNECTION, REVISION, CREATE_REFUND, authorization("nonce-" + id, "idem-" + id),
-        new ExecutionId(id), BODY, request -> {
+        new EffectId(id), BODY, request -> {
           throw new IllegalStateException("connection reset after sending; provider said " + CANARY);
         }, unresolved());
   }
@@ -130,7 +130,7 @@ public final class EffectFixtures {
   public static EffectRecovery.Sweep recoverAnAmbiguousRefund(ApplicationContext context, String id)
       throws InterruptedException {
     saveConnection(context.getBean(JdbcConnectionStore.class));
-    EffectExecutionResult ambiguous = ambiguousRefund(context.getBean(EffectOrchestrator.class), id);
+    EffectResult ambiguous = ambiguousRefund(context.getBean(EffectOrchestrator.class), id);
     assertThat(ambiguous.state()).isEqualTo(EffectState.AMBIGUOUS);
     Thread.sleep(5);
     return context.getBean(EffectRecovery.class).recoverOnce();

@@ -2,12 +2,17 @@ package io.zeocore.autoconfigure.connections;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.micrometer.core.instrument.MeterRegistry;
+import io.zeocore.autoconfigure.actuate.ZeoCoreHealthContributorAutoConfiguration;
+import io.zeocore.autoconfigure.actuate.ZeoCoreHealthIndicator;
+import io.zeocore.autoconfigure.metrics.ZeoCoreEffectMetrics;
+import io.zeocore.autoconfigure.metrics.ZeoCoreMetricsAutoConfiguration;
 import io.zeocore.connections.contract.AuthorizationId;
 import io.zeocore.connections.contract.ContractFixtures;
 import io.zeocore.connections.contract.Digests;
-import io.zeocore.connections.contract.EffectExecution;
+import io.zeocore.connections.contract.EffectId;
+import io.zeocore.connections.contract.EffectRecord;
 import io.zeocore.connections.contract.EffectState;
-import io.zeocore.connections.contract.ExecutionId;
 import io.zeocore.connections.contract.IdempotencyKey;
 import io.zeocore.connections.contract.OrganizationId;
 import io.zeocore.connections.store.Dialect;
@@ -21,6 +26,7 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -29,12 +35,6 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import io.micrometer.core.instrument.MeterRegistry;
-import io.zeocore.autoconfigure.actuate.ZeoCoreHealthContributorAutoConfiguration;
-import io.zeocore.autoconfigure.actuate.ZeoCoreHealthIndicator;
-import io.zeocore.autoconfigure.metrics.ZeoCoreEffectMetrics;
-import io.zeocore.autoconfigure.metrics.ZeoCoreMetricsAutoConfiguration;
-import java.util.Map;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.Status;
@@ -84,7 +84,7 @@ class StoreOnPostgresUrlTests {
             List<Future<Boolean>> claims = new ArrayList<>();
             for (int i = 0; i < 24; i++) {
               int n = i;
-              claims.add(callers.submit(() -> store.claimExecution(ORG, "nonce-" + n, created(n)).claimed()));
+              claims.add(callers.submit(() -> store.claimEffect(ORG, "nonce-" + n, created(n)).claimed()));
             }
             for (Future<Boolean> claim : claims) {
               assertThat(claim.get(30, TimeUnit.SECONDS)).isTrue();
@@ -93,7 +93,7 @@ class StoreOnPostgresUrlTests {
             callers.shutdownNow();
           }
           // six callers, at most two sessions (how many overlapped is up to the scheduler)
-          int open = store.connectionPool().orElseThrow().idle();
+          int open = store.sessionPool().orElseThrow().idle();
           assertThat(open).isBetween(1, 2);
           assertThat(sessionsSettlingAt(open)).as("the server sees the pool's sessions and no other").isEqualTo(open);
 
@@ -104,7 +104,7 @@ class StoreOnPostgresUrlTests {
           assertThat(registry.get(ZeoCoreEffectMetrics.POOL + ".pending").gauge().value()).isZero();
           Health health = context.getBean(ZeoCoreHealthIndicator.class).health();
           assertThat(health.getStatus()).isEqualTo(Status.UP);
-          assertThat(health.getDetails()).containsEntry("dialect", "postgresql").containsEntry("connectionPool",
+          assertThat(health.getDetails()).containsEntry("dialect", "postgresql").containsEntry("sessionPool",
               Map.of("max", 2, "active", 0, "idle", open, "pending", 0));
           assertThat(health.getDetails().toString()).doesNotContain(applicationName);
         });
@@ -122,10 +122,10 @@ class StoreOnPostgresUrlTests {
     return now;
   }
 
-  private static List<EffectExecution> created(int n) {
+  private static List<EffectRecord> created(int n) {
     Instant at = Instant.now().truncatedTo(ChronoUnit.MICROS);
-    ExecutionId id = new ExecutionId("exec-" + n);
-    return List.of(new EffectExecution(id, ORG, ContractFixtures.CONNECTION, ContractFixtures.REVISION,
+    EffectId id = new EffectId("exec-" + n);
+    return List.of(new EffectRecord(id, ORG, ContractFixtures.CONNECTION, ContractFixtures.REVISION,
         ContractFixtures.CREATE_REFUND, new AuthorizationId("auth-" + n), new IdempotencyKey("key-" + n),
         "sha256:" + "b".repeat(64), Digests.requestDigest(ContractFixtures.BODY), EffectState.CREATED, at, at, null));
   }

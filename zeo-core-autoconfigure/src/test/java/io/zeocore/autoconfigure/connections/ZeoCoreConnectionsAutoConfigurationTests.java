@@ -3,14 +3,14 @@ package io.zeocore.autoconfigure.connections;
 import static io.zeocore.autoconfigure.connections.EffectFixtures.CANARY;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.zeocore.connections.effect.EffectExecutionResult;
+import io.zeocore.connections.authorization.ExactAuthorizationVerifier;
+import io.zeocore.connections.contract.EffectState;
 import io.zeocore.connections.effect.EffectListener;
 import io.zeocore.connections.effect.EffectOrchestrator;
 import io.zeocore.connections.effect.EffectReconciler;
 import io.zeocore.connections.effect.EffectRecovery;
-import io.zeocore.connections.contract.EffectState;
-import io.zeocore.connections.observation.ObservationOrchestrator;
-import io.zeocore.connections.authorization.ExactAuthorizationVerifier;
+import io.zeocore.connections.effect.EffectResult;
+import io.zeocore.connections.read.ReadOrchestrator;
 import io.zeocore.connections.store.JdbcConnectionStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -81,10 +81,10 @@ class ZeoCoreConnectionsAutoConfigurationTests {
         "zeocore.connections.recovery.interval", "must be a positive duration");
     assertInvalid(withStore().withPropertyValues("zeocore.connections.custody.key-store=" + temp.resolve("ks.p12")),
         "zeocore.connections.custody.password", "needs a password");
-    assertInvalid(withStore().withPropertyValues("zeocore.connections.observations.max-result-depth=101"),
-        "zeocore.connections.observations.max-result-depth", "must be between 1 and 100");
-    assertInvalid(withStore().withPropertyValues("zeocore.connections.observations.max-result-depth=0"),
-        "zeocore.connections.observations.max-result-depth", "must be between 1 and 100");
+    assertInvalid(withStore().withPropertyValues("zeocore.connections.reads.max-result-depth=101"),
+        "zeocore.connections.reads.max-result-depth", "must be between 1 and 100");
+    assertInvalid(withStore().withPropertyValues("zeocore.connections.reads.max-result-depth=0"),
+        "zeocore.connections.reads.max-result-depth", "must be between 1 and 100");
     assertInvalid(withStore().withPropertyValues("zeocore.connections.store.pool-size=4"),
         "zeocore.connections.store.pool-size", "only a zeocore.connections.store.url of PostgreSQL");
     assertInvalid(withStore().withPropertyValues("zeocore.connections.store.url=jdbc:sqlite:" + file,
@@ -116,7 +116,7 @@ class ZeoCoreConnectionsAutoConfigurationTests {
     withStore().run(context -> {
       assertThat(context).hasSingleBean(JdbcConnectionStore.class).hasSingleBean(EffectRecovery.class)
           .hasSingleBean(EffectRecoveryLifecycle.class).doesNotHaveBean(ExactAuthorizationVerifier.class)
-          .doesNotHaveBean(EffectOrchestrator.class).doesNotHaveBean(ObservationOrchestrator.class)
+          .doesNotHaveBean(EffectOrchestrator.class).doesNotHaveBean(ReadOrchestrator.class)
           .doesNotHaveBean(DataSource.class).doesNotHaveBean(Flyway.class);
       Path file = temp.resolve("store/zeocore.db");
       assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file))).isEqualTo("rw-------");
@@ -153,10 +153,10 @@ class ZeoCoreConnectionsAutoConfigurationTests {
       throws Exception {
     withAuthorization().withUserConfiguration(EffectEvents.class).run(context -> {
       assertThat(context).hasSingleBean(ExactAuthorizationVerifier.class).hasSingleBean(EffectOrchestrator.class)
-          .hasSingleBean(ObservationOrchestrator.class);
+          .hasSingleBean(ReadOrchestrator.class);
       EffectFixtures.saveConnection(context.getBean(JdbcConnectionStore.class));
 
-      EffectExecutionResult result = EffectFixtures.refund(context.getBean(EffectOrchestrator.class), "exec-1");
+      EffectResult result = EffectFixtures.refund(context.getBean(EffectOrchestrator.class), "exec-1");
 
       assertThat(result.state()).isEqualTo(EffectState.SUCCEEDED);
       List<Object> events = context.getBean(EffectEvents.class).received;
@@ -174,11 +174,11 @@ class ZeoCoreConnectionsAutoConfigurationTests {
   }
 
   @Test
-  void theObservationOrchestratorStoresResultsNestedAtMostTheConfiguredDepth() throws Exception {
-    withAuthorization().run(context -> assertThat(context.getBean(ObservationOrchestrator.class).maxResultDepth())
-        .isEqualTo(ObservationOrchestrator.DEFAULT_MAX_RESULT_DEPTH));
-    withAuthorization().withPropertyValues("zeocore.connections.observations.max-result-depth=8").run(context ->
-        assertThat(context.getBean(ObservationOrchestrator.class).maxResultDepth()).isEqualTo(8));
+  void theReadOrchestratorStoresResultsNestedAtMostTheConfiguredDepth() throws Exception {
+    withAuthorization().run(context -> assertThat(context.getBean(ReadOrchestrator.class).maxResultDepth())
+        .isEqualTo(ReadOrchestrator.DEFAULT_MAX_RESULT_DEPTH));
+    withAuthorization().withPropertyValues("zeocore.connections.reads.max-result-depth=8").run(context ->
+        assertThat(context.getBean(ReadOrchestrator.class).maxResultDepth()).isEqualTo(8));
   }
 
   @Test

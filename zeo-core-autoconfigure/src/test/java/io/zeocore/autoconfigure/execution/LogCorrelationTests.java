@@ -1,5 +1,6 @@
 package io.zeocore.autoconfigure.execution;
 
+import io.zeocore.execution.ZeoCoreExecutions;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import ch.qos.logback.classic.Logger;

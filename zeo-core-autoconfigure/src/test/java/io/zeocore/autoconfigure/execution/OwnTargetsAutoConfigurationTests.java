@@ -1,5 +1,7 @@
 package io.zeocore.autoconfigure.execution;
 
+import io.zeocore.execution.ExecutionPolicies;
+import io.zeocore.execution.ZeoCoreExecutions;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.MeterRegistry;

@@ -9,15 +9,15 @@ import io.micrometer.observation.tck.TestObservationRegistry;
 import io.zeocore.autoconfigure.connections.EffectFixtures;
 import io.zeocore.autoconfigure.connections.ZeoCoreConnectionsAutoConfiguration;
 import io.zeocore.connections.contract.ConnectionStatus;
-import io.zeocore.connections.contract.ExecutionId;
-import io.zeocore.connections.contract.ObservationId;
+import io.zeocore.connections.contract.EffectId;
+import io.zeocore.connections.contract.ReadId;
 import io.zeocore.connections.effect.EffectDispatchResult;
 import io.zeocore.connections.effect.EffectOrchestrator;
 import io.zeocore.connections.effect.EffectPreflightException;
 import io.zeocore.connections.effect.EffectReconciler;
-import io.zeocore.connections.observation.ObservationDispatchResult;
-import io.zeocore.connections.observation.ObservationOrchestrator;
-import io.zeocore.connections.observation.ObservationPreflightException;
+import io.zeocore.connections.read.ReadDispatchResult;
+import io.zeocore.connections.read.ReadOrchestrator;
+import io.zeocore.connections.read.ReadPreflightException;
 import io.zeocore.connections.store.JdbcConnectionStore;
 import java.nio.file.Path;
 import java.util.List;
@@ -65,7 +65,7 @@ class ZeoCoreEffectObservationTests {
           assertThat(states.indexOf("ambiguous")).isLessThan(states.lastIndexOf("succeeded"));
           assertThat(transitions).allSatisfy(observed -> {
             assertThat(observed.getLowCardinalityKeyValue("operation").getValue()).isEqualTo("create_refund");
-            assertThat(observed.getHighCardinalityKeyValue("effect.execution.id").getValue()).isEqualTo("exec-obs");
+            assertThat(observed.getHighCardinalityKeyValue("effect.id").getValue()).isEqualTo("exec-obs");
             assertThat(observed.getAllKeyValues().toString()).doesNotContain(EffectFixtures.CANARY);
           });
           assertThat(transitions.get(transitions.size() - 1).getLowCardinalityKeyValue("previous.state").getValue())
@@ -83,7 +83,7 @@ class ZeoCoreEffectObservationTests {
           EffectFixtures.refund(orchestrator, "exec-ok");
           EffectFixtures.ambiguousRefund(orchestrator, "exec-ambiguous");
           orchestrator.execute(EffectFixtures.ORG, EffectFixtures.CONNECTION, EffectFixtures.REVISION,
-              EffectFixtures.CREATE_REFUND, null, new ExecutionId("exec-refused"), EffectFixtures.BODY,
+              EffectFixtures.CREATE_REFUND, null, new EffectId("exec-refused"), EffectFixtures.BODY,
               request -> EffectDispatchResult.confirmed(EffectFixtures.CONFIRMATION), EffectFixtures.unresolved());
           EffectFixtures.saveConnection(context.getBean(JdbcConnectionStore.class), ConnectionStatus.REPAIR_REQUIRED);
           assertThatThrownBy(() -> EffectFixtures.refund(orchestrator, "exec-rejected"))
@@ -91,7 +91,7 @@ class ZeoCoreEffectObservationTests {
 
           List<Observation.Context> effects = started.stream()
               .filter(observed -> DefaultEffectObservationConvention.NAME.equals(observed.getName())).toList();
-          assertThat(effects).extracting(observed -> observed.getHighCardinalityKeyValue("effect.execution.id")
+          assertThat(effects).extracting(observed -> observed.getHighCardinalityKeyValue("effect.id")
               .getValue()).containsExactly("exec-ok", "exec-ambiguous", "exec-refused", "exec-rejected");
           assertThat(effects).extracting(observed -> observed.getLowCardinalityKeyValue("state").getValue())
               .containsExactly("succeeded", "ambiguous", "refused", "error");
@@ -106,12 +106,12 @@ class ZeoCoreEffectObservationTests {
           List<Observation.Context> transitions = started.stream()
               .filter(observed -> ObservingEffectListener.NAME.equals(observed.getName())).toList();
           assertThat(transitions).isNotEmpty().allSatisfy(transition -> {
-            String id = transition.getHighCardinalityKeyValue("effect.execution.id").getValue();
+            String id = transition.getHighCardinalityKeyValue("effect.id").getValue();
             Observation.Context parent = transition.getParentObservation().getContextView() instanceof
                 Observation.Context parentContext ? parentContext : null;
             assertThat(parent).isNotNull();
             assertThat(parent.getName()).isEqualTo(DefaultEffectObservationConvention.NAME);
-            assertThat(parent.getHighCardinalityKeyValue("effect.execution.id").getValue()).isEqualTo(id);
+            assertThat(parent.getHighCardinalityKeyValue("effect.id").getValue()).isEqualTo(id);
           });
           assertThat(registry.getCurrentObservation()).isNull();
         });
@@ -121,25 +121,25 @@ class ZeoCoreEffectObservationTests {
   void eachAuthorizedReadIsOneReadObservationWithItsRefusalOrError() throws Exception {
     connections().run(context -> {
           EffectFixtures.saveConnection(context.getBean(JdbcConnectionStore.class));
-          ObservationOrchestrator reads = context.getBean(ObservationOrchestrator.class);
+          ReadOrchestrator reads = context.getBean(ReadOrchestrator.class);
 
-          reads.observe(EffectFixtures.ORG, EffectFixtures.CONNECTION, EffectFixtures.REVISION,
-              EffectFixtures.CREATE_REFUND, null, new ObservationId("read-refused"), EffectFixtures.BODY,
-              request -> ObservationDispatchResult.inline(1));
-          assertThatThrownBy(() -> reads.observe(EffectFixtures.ORG, EffectFixtures.CONNECTION,
+          reads.read(EffectFixtures.ORG, EffectFixtures.CONNECTION, EffectFixtures.REVISION,
+              EffectFixtures.CREATE_REFUND, null, new ReadId("read-refused"), EffectFixtures.BODY,
+              request -> ReadDispatchResult.inline(1));
+          assertThatThrownBy(() -> reads.read(EffectFixtures.ORG, EffectFixtures.CONNECTION,
               EffectFixtures.REVISION, EffectFixtures.CREATE_REFUND, EffectFixtures.authorization("n-read", "k-read"),
-              new ObservationId("read-effectful"), EffectFixtures.BODY, request -> ObservationDispatchResult.inline(1)))
-              .isInstanceOf(ObservationPreflightException.class);
+              new ReadId("read-effectful"), EffectFixtures.BODY, request -> ReadDispatchResult.inline(1)))
+              .isInstanceOf(ReadPreflightException.class);
 
           List<Observation.Context> observed = started.stream()
               .filter(context1 -> ObservingReadListener.NAME.equals(context1.getName())).toList();
-          assertThat(observed).extracting(read -> read.getHighCardinalityKeyValue("observation.id").getValue())
+          assertThat(observed).extracting(read -> read.getHighCardinalityKeyValue("read.id").getValue())
               .containsExactly("read-refused", "read-effectful");
           assertThat(observed.get(0).getLowCardinalityKeyValue("state").getValue()).isEqualTo("refused");
           assertThat(observed.get(0).getLowCardinalityKeyValue("refusal.reason").getValue()).isEqualTo("absent");
           assertThat(observed.get(1).getLowCardinalityKeyValue("state").getValue()).isEqualTo("error");
           assertThat(observed.get(1).getLowCardinalityKeyValue("error").getValue())
-              .isEqualTo("ObservationPreflightException:effectful_operation");
+              .isEqualTo("ReadPreflightException:effectful_operation");
           assertThat(registry.getCurrentObservation()).isNull();
         });
   }

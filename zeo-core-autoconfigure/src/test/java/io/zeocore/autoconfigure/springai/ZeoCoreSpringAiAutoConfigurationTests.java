@@ -3,13 +3,13 @@ package io.zeocore.autoconfigure.springai;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.zeocore.autoconfigure.execution.ZeoCoreExecutionAutoConfiguration;
-import io.zeocore.autoconfigure.execution.ZeoCoreExecutions;
 import io.zeocore.execution.AttemptRecord;
 import io.zeocore.execution.ExecutionMode;
 import io.zeocore.execution.ExecutionOutcome;
 import io.zeocore.execution.FailureKind;
 import io.zeocore.execution.ResilientExecutionResult;
 import io.zeocore.execution.TargetRegistry;
+import io.zeocore.execution.ZeoCoreExecutions;
 import io.zeocore.llm.LoopbackServer;
 import io.zeocore.springai.SpringAiRetries;
 import java.time.Duration;

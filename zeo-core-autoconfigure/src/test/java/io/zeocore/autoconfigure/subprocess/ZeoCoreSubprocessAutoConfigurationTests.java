@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 import io.zeocore.autoconfigure.execution.ZeoCoreExecutionAutoConfiguration;
-import io.zeocore.autoconfigure.execution.ZeoCoreExecutions;
 import io.zeocore.execution.ExecutionOutcome;
 import io.zeocore.execution.FailureKind;
 import io.zeocore.execution.ResilientExecutionResult;
+import io.zeocore.execution.ZeoCoreExecutions;
 import io.zeocore.subprocess.SubprocessInvocation;
 import io.zeocore.subprocess.SubprocessTargets;
 import java.nio.charset.StandardCharsets;

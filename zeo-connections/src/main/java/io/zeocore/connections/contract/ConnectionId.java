@@ -1,0 +1,33 @@
+package io.zeocore.connections.contract;
+
+import com.fasterxml.jackson.annotation.JsonAnySetter;
+import com.fasterxml.jackson.annotation.JsonCreator;
+import io.zeocore.connections.internal.ContractRules;
+
+/**
+ * Identifies an organization's {@link Connection} to one connector revision.
+ *
+ * <p>The value has at least one character and is not whitespace only; surrounding whitespace is kept as given. The
+ * string form is the raw value; the JSON form is {@code {"value": "..."}}.
+ *
+ * @param value the identifier
+ */
+public record ConnectionId(String value) {
+
+  @JsonCreator(mode = JsonCreator.Mode.PROPERTIES)
+  public ConnectionId {
+    ContractRules.identifier(value, "ConnectionId");
+  }
+
+  /** The raw value. */
+  @Override
+  public String toString() {
+    return value;
+  }
+
+  /** Contract types are closed: a JSON property this record does not declare is refused, whatever the mapper. */
+  @JsonAnySetter
+  private void refuseUndeclaredProperty(String name, Object value) {
+    throw ContractRules.unknownProperty(ConnectionId.class, name);
+  }
+}

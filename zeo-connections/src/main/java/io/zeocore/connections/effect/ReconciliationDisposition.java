@@ -1,0 +1,35 @@
+package io.zeocore.connections.effect;
+
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonValue;
+import io.zeocore.connections.internal.ContractRules;
+
+/**
+ * What an {@link EffectReconciler} established about an ambiguous effect; {@link #UNRESOLVED} leaves the
+ * effect {@code AMBIGUOUS}.
+ */
+public enum ReconciliationDisposition {
+  CONFIRMED,
+  FAILED_SAFE,
+  UNRESOLVED;
+
+  /**
+   * The wire value: exactly the constant's name (e.g. {@code CONFIRMED}).
+   * Annotated so that every JSON mapper, not only {@link ContractJson}, writes it whatever its enum features
+   * (lowercase, {@code toString}, index).
+   */
+  @JsonValue
+  public String wireValue() {
+    return name();
+  }
+
+  /**
+   * The constant whose wire value is exactly {@code value} (case-sensitive, no trimming); what every JSON mapper reads.
+   *
+   * @throws IllegalArgumentException naming the accepted values when {@code value} is none of them
+   */
+  @JsonCreator(mode = JsonCreator.Mode.DELEGATING)
+  public static ReconciliationDisposition fromWireValue(String value) {
+    return ContractRules.wireConstant(ReconciliationDisposition.class, value);
+  }
+}
