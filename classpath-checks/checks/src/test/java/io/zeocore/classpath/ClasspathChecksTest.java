@@ -21,7 +21,8 @@ class ClasspathChecksTest {
   @CsvSource({
       "runner, io.zeocore.classpath.RunnerProgram",
       "connections, io.zeocore.classpath.ConnectionsProgram",
-      "spring-ai, io.zeocore.classpath.SpringAiProgram"})
+      "spring-ai, io.zeocore.classpath.SpringAiProgram",
+      "spring-boot-runner, io.zeocore.classpath.SpringBootRunnerProgram"})
   void eachArtifactRunsOnExactlyItsDeclaredDependencies(String artifact, String program) throws Exception {
     String resolved = Files.readString(Path.of("..", artifact, "target", "runtime.classpath")).strip();
     String classPath = resolved + File.pathSeparator + Path.of("target", "test-classes").toAbsolutePath();

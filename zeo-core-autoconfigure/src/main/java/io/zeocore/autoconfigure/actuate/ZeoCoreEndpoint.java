@@ -2,8 +2,6 @@ package io.zeocore.autoconfigure.actuate;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.zeocore.JsonMilliseconds;
-import io.zeocore.connections.contract.EffectState;
-import io.zeocore.connections.store.StoreIntrospection;
 import io.zeocore.execution.ExecutionPolicies;
 import io.zeocore.execution.ExecutionPolicy;
 import io.zeocore.execution.FailureKind;
@@ -32,27 +30,37 @@ public class ZeoCoreEndpoint {
   /** The selector that shows the recent events instead of a policy. */
   public static final String EVENTS = "events";
 
+  /**
+   * How many effects a store holds in each state, by state name ({@code SUCCEEDED}, {@code AMBIGUOUS}, …), across
+   * organizations. The starter counts with the store's {@code StoreIntrospection} when the application has
+   * ZeoCore's connections; the endpoint itself needs none.
+   */
+  @FunctionalInterface
+  public interface EffectCounts {
+
+    Map<String, Long> byState();
+  }
+
   private final ExecutionPolicies policies;
-  private final @Nullable StoreIntrospection store;
+  private final @Nullable EffectCounts effects;
   private final @Nullable RecentEvents recent;
 
   /**
    * @param policies the policies to show
-   * @param store the store whose effects are counted, or {@code null} when there is none
+   * @param effects the effects counted by state, or {@code null} when there is no store
    */
-  public ZeoCoreEndpoint(ExecutionPolicies policies, @Nullable StoreIntrospection store) {
-    this(policies, store, null);
+  public ZeoCoreEndpoint(ExecutionPolicies policies, @Nullable EffectCounts effects) {
+    this(policies, effects, null);
   }
 
   /**
    * @param policies the policies to show
-   * @param store the store whose effects are counted, or {@code null} when there is none
+   * @param effects the effects counted by state, or {@code null} when there is no store
    * @param recent the recent runs and effect transitions, or {@code null} when none are kept
    */
-  public ZeoCoreEndpoint(ExecutionPolicies policies, @Nullable StoreIntrospection store,
-      @Nullable RecentEvents recent) {
+  public ZeoCoreEndpoint(ExecutionPolicies policies, @Nullable EffectCounts effects, @Nullable RecentEvents recent) {
     this.policies = Objects.requireNonNull(policies, "policies");
-    this.store = store;
+    this.effects = effects;
     this.recent = recent;
   }
 
@@ -60,14 +68,7 @@ public class ZeoCoreEndpoint {
   public ZeoCoreDescriptor zeocore() {
     Map<String, PolicyDescriptor> described = new LinkedHashMap<>();
     policies.asMap().forEach((name, policy) -> described.put(name, PolicyDescriptor.of(policy)));
-    Map<String, Long> effects = null;
-    if (store != null) {
-      effects = new LinkedHashMap<>();
-      for (Map.Entry<EffectState, Long> count : store.effectCountsByState().entrySet()) {
-        effects.put(count.getKey().name(), count.getValue());
-      }
-    }
-    return new ZeoCoreDescriptor(described, effects);
+    return new ZeoCoreDescriptor(described, effects != null ? effects.byState() : null);
   }
 
   /**

@@ -4,16 +4,20 @@ import io.zeocore.autoconfigure.connections.ZeoCoreConnectionsAutoConfiguration;
 import io.zeocore.autoconfigure.execution.ZeoCoreExecutionAutoConfiguration;
 import io.zeocore.connections.store.StoreIntrospection;
 import io.zeocore.execution.ExecutionPolicies;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.EndpointAutoConfiguration;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 
 /**
  * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration Auto-configuration} of the {@code zeocore}
@@ -45,8 +49,25 @@ public final class ZeoCoreEndpointAutoConfiguration {
   @Bean
   @ConditionalOnMissingBean
   ZeoCoreEndpoint zeoCoreEndpoint(ObjectProvider<ExecutionPolicies> policies,
-      ObjectProvider<StoreIntrospection> store, ObjectProvider<RecentEvents> recent) {
-    return new ZeoCoreEndpoint(policies.getIfAvailable(ExecutionPolicies::empty), store.getIfAvailable(),
+      ObjectProvider<ZeoCoreEndpoint.EffectCounts> effects, ObjectProvider<RecentEvents> recent) {
+    return new ZeoCoreEndpoint(policies.getIfAvailable(ExecutionPolicies::empty), effects.getIfAvailable(),
         recent.getIfAvailable());
+  }
+
+  /** The effects by state, when the application has ZeoCore's store. */
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnClass(name = "io.zeocore.connections.store.StoreIntrospection")
+  @ConditionalOnBean(StoreIntrospection.class)
+  static class EffectCountsConfiguration {
+
+    @Bean
+    @ConditionalOnMissingBean
+    ZeoCoreEndpoint.EffectCounts zeoCoreEffectCounts(StoreIntrospection store) {
+      return () -> {
+        Map<String, Long> byState = new LinkedHashMap<>();
+        store.effectCountsByState().forEach((state, count) -> byState.put(state.name(), count));
+        return byState;
+      };
+    }
   }
 }

@@ -16,7 +16,8 @@ import org.springframework.context.annotation.Bean;
  * off by {@code management.health.zeocore.enabled=false}.
  */
 @AutoConfiguration(after = ZeoCoreConnectionsAutoConfiguration.class)
-@ConditionalOnClass({HealthIndicator.class, ConditionalOnEnabledHealthIndicator.class})
+@ConditionalOnClass(value = {HealthIndicator.class, ConditionalOnEnabledHealthIndicator.class},
+    name = "io.zeocore.connections.store.StoreIntrospection")
 @ConditionalOnBean(StoreIntrospection.class)
 @ConditionalOnEnabledHealthIndicator("zeocore")
 public final class ZeoCoreHealthContributorAutoConfiguration {

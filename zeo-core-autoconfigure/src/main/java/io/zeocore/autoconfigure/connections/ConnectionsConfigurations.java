@@ -35,6 +35,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -70,8 +71,9 @@ final class ConnectionsConfigurations {
 
     @Bean
     JdbcConnectionStore zeoCoreConnectionStore(ZeoCoreConnectionsProperties properties,
-        ObjectProvider<DataSource> dataSources, Environment environment) {
-      return openStore(properties, dataSources, environment);
+        ObjectProvider<ZeoCoreStoreConnectionDetails> details, ObjectProvider<DataSource> dataSources,
+        Environment environment) {
+      return openStore(properties, details.getIfAvailable(), dataSources, environment);
     }
   }
 
@@ -88,20 +90,25 @@ final class ConnectionsConfigurations {
     @Bean
     @DependsOnDatabaseInitialization
     JdbcConnectionStore zeoCoreConnectionStore(ZeoCoreConnectionsProperties properties,
-        ObjectProvider<DataSource> dataSources, Environment environment) {
-      return openStore(properties, dataSources, environment);
+        ObjectProvider<ZeoCoreStoreConnectionDetails> details, ObjectProvider<DataSource> dataSources,
+        Environment environment) {
+      return openStore(properties, details.getIfAvailable(), dataSources, environment);
     }
   }
 
   /**
-   * Opens the store the properties describe; see {@link ZeoCoreConnectionsProperties.Store}. Every other
-   * {@code zeocore.connections.*} setting is checked first, so that a configuration that cannot start creates no
-   * database file and migrates nothing.
+   * Opens the store the connection details (a service connection's) or else the properties describe; see
+   * {@link ZeoCoreConnectionsProperties.Store}. Every other {@code zeocore.connections.*} setting is checked first, so
+   * that a configuration that cannot start creates no database file and migrates nothing.
    */
   static JdbcConnectionStore openStore(ZeoCoreConnectionsProperties properties,
-      ObjectProvider<DataSource> dataSources, Environment environment) {
-    checkBeforeOpening(properties, environment);
+      @Nullable ZeoCoreStoreConnectionDetails details, ObjectProvider<DataSource> dataSources,
+      Environment environment) {
+    checkBeforeOpening(properties, details, environment);
     ZeoCoreConnectionsProperties.Store store = properties.getStore();
+    if (details != null) {
+      return onUrl(details.getJdbcUrl(), details.getUsername(), details.getPassword(), store);
+    }
     if (store.getUrl() != null && !store.getUrl().isBlank()) {
       if (store.getDatasource() == StoreDataSource.APPLICATION) {
         // the url is never echoed: it may carry credentials
@@ -109,12 +116,7 @@ final class ConnectionsConfigurations {
             "set either zeocore.connections.store.url or zeocore.connections.store.datasource=application, "
                 + "not both");
       }
-      JdbcConnectionStore.Builder onUrl = JdbcConnectionStore.builder().jdbcUrl(store.getUrl(), store.getUsername(),
-          store.getPassword());
-      if (store.getPoolSize() != null) {
-        onUrl.poolSize(store.getPoolSize());
-      }
-      return onUrl.build();
+      return onUrl(store.getUrl(), store.getUsername(), store.getPassword(), store);
     }
     if (store.getDatasource() == StoreDataSource.APPLICATION) {
       DataSource dataSource = dataSources.getIfUnique();
@@ -131,14 +133,24 @@ final class ConnectionsConfigurations {
     return JdbcConnectionStore.openSqlite(store.getPath());
   }
 
+  private static JdbcConnectionStore onUrl(String url, @Nullable String username, @Nullable String password,
+      ZeoCoreConnectionsProperties.Store store) {
+    JdbcConnectionStore.Builder onUrl = JdbcConnectionStore.builder().jdbcUrl(url, username, password);
+    if (store.getPoolSize() != null) {
+      onUrl.poolSize(store.getPoolSize());
+    }
+    return onUrl.build();
+  }
+
   /**
    * The checks of every setting that would otherwise fail only after the store was opened: authorization (when
    * configured), recovery durations, custody, and secrets left as unresolved placeholders.
    */
-  private static void checkBeforeOpening(ZeoCoreConnectionsProperties properties, Environment environment) {
+  private static void checkBeforeOpening(ZeoCoreConnectionsProperties properties,
+      @Nullable ZeoCoreStoreConnectionDetails details, Environment environment) {
     SecretValues.requireResolved(PREFIX + "store.password", properties.getStore().getPassword());
     SecretValues.requireResolved(PREFIX + "store.url", properties.getStore().getUrl());
-    checkPoolSize(properties.getStore());
+    checkPoolSize(properties.getStore(), details != null ? details.getJdbcUrl() : properties.getStore().getUrl());
     if (ConfiguredCondition.isConfigured(environment, PREFIX + "authorization")) {
       AuthorizationVerifiers.fromProperties(properties.getAuthorization());
     }
@@ -150,7 +162,7 @@ final class ConnectionsConfigurations {
   }
 
   /** A pool size is a setting of ZeoCore's own pool, which only a PostgreSQL url gets. */
-  private static void checkPoolSize(ZeoCoreConnectionsProperties.Store store) {
+  private static void checkPoolSize(ZeoCoreConnectionsProperties.Store store, @Nullable String url) {
     Integer size = store.getPoolSize();
     if (size == null) {
       return;
@@ -158,7 +170,6 @@ final class ConnectionsConfigurations {
     if (size < 1) {
       throw new InvalidConfigurationPropertyValueException(PREFIX + "store.pool-size", size, "must be at least 1");
     }
-    String url = store.getUrl();
     if (url == null || url.isBlank() || Dialect.fromJdbcUrl(url) != Dialect.POSTGRESQL) {
       throw new InvalidConfigurationPropertyValueException(PREFIX + "store.pool-size", size,
           "only a zeocore.connections.store.url of PostgreSQL (jdbc:postgresql:...) gets a pool of ZeoCore's own; "

@@ -20,12 +20,15 @@ import org.springframework.util.ClassUtils;
 public final class EmbeddedStoreDriverPreload implements EnvironmentPostProcessor {
 
   private static final String DRIVER = "org.sqlite.JDBC";
+  /** zeo-connections' SQLite database: absent from an application of the runner alone. */
+  private static final String STORE_CLASS = "io.zeocore.connections.store.SqliteDatabase";
   private static final String STORE = "zeocore.connections.store.";
 
   @Override
   public void postProcessEnvironment(ConfigurableEnvironment environment, SpringApplication application) {
     ClassLoader loader = application.getClassLoader();
-    if (!embeddedStore(environment) || !ClassUtils.isPresent(DRIVER, loader)) {
+    if (!embeddedStore(environment) || !ClassUtils.isPresent(DRIVER, loader)
+        || !ClassUtils.isPresent(STORE_CLASS, loader)) {
       return;
     }
     Thread preload = new Thread(() -> {

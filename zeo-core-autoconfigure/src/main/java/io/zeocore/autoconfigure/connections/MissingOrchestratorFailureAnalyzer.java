@@ -1,8 +1,5 @@
 package io.zeocore.autoconfigure.connections;
 
-import io.zeocore.connections.authorization.ExactAuthorizationVerifier;
-import io.zeocore.connections.effect.EffectOrchestrator;
-import io.zeocore.connections.read.ReadOrchestrator;
 import java.util.Set;
 import org.springframework.beans.factory.NoSuchBeanDefinitionException;
 import org.springframework.boot.diagnostics.FailureAnalysis;
@@ -11,21 +8,23 @@ import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 
 /**
- * Explains a missing {@link EffectOrchestrator}, {@link ReadOrchestrator} or {@link ExactAuthorizationVerifier}:
+ * Explains a missing {@code EffectOrchestrator}, {@code ReadOrchestrator} or {@code ExactAuthorizationVerifier}:
  * ZeoCore creates them only when {@code zeocore.connections.authorization} is configured, because an orchestrator
  * without exact authorization would be a permissive default.
  */
 @Order(Ordered.HIGHEST_PRECEDENCE + 100)
 class MissingOrchestratorFailureAnalyzer implements FailureAnalyzer {
 
-  private static final Set<Class<?>> TYPES =
-      Set.of(EffectOrchestrator.class, ReadOrchestrator.class, ExactAuthorizationVerifier.class);
+  /** By name: an application without zeo-connections loads this analyzer too, and must not load those types. */
+  private static final Set<String> TYPES = Set.of("io.zeocore.connections.effect.EffectOrchestrator",
+      "io.zeocore.connections.read.ReadOrchestrator",
+      "io.zeocore.connections.authorization.ExactAuthorizationVerifier");
 
   @Override
   public FailureAnalysis analyze(Throwable failure) {
     for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
       if (cause instanceof NoSuchBeanDefinitionException missing && missing.getBeanType() != null
-          && TYPES.contains(missing.getBeanType())) {
+          && TYPES.contains(missing.getBeanType().getName())) {
         String type = missing.getBeanType().getSimpleName();
         return new FailureAnalysis("No " + type + " bean exists. ZeoCore creates its orchestrators and their "
             + "ExactAuthorizationVerifier only when effect authorization is configured: every effect must be "

@@ -20,10 +20,11 @@ import org.springframework.context.annotation.Import;
 
 /**
  * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration Auto-configuration} of ZeoCore's durable
- * effect orchestration, active once any {@code zeocore.connections.*} property is set and switched off by
- * {@code zeocore.connections.enabled=false}:
+ * effect orchestration, active once any {@code zeocore.connections.*} property is set or a
+ * {@link ZeoCoreStoreConnectionDetails} bean exists, and switched off by {@code zeocore.connections.enabled=false}:
  * <ul>
- *   <li>the store ({@link JdbcConnectionStore}): the embedded SQLite file, the application's DataSource or a JDBC URL,
+ *   <li>the store ({@link JdbcConnectionStore}): the embedded SQLite file, the application's DataSource or a JDBC URL
+ *       (of {@code store.url}, or of a {@link ZeoCoreStoreConnectionDetails} bean),
  *       its schema migrated at start-up by ZeoCore's private Flyway. Neither its DataSource nor its Flyway is a bean,
  *       so the application's own DataSource and Flyway auto-configurations are unaffected;</li>
  *   <li>the {@link ExactAuthorizationVerifier}, only when {@code zeocore.connections.authorization} is configured, and
@@ -41,7 +42,7 @@ import org.springframework.context.annotation.Import;
 @AutoConfiguration(afterName = "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration")
 @ConditionalOnClass(JdbcConnectionStore.class)
 @ConditionalOnBooleanProperty(name = "zeocore.connections.enabled", matchIfMissing = true)
-@Conditional(ConfiguredCondition.Connections.class)
+@Conditional(StoreConfiguredCondition.class)
 @EnableConfigurationProperties(ZeoCoreConnectionsProperties.class)
 @Import({ConnectionsConfigurations.Store.class, ConnectionsConfigurations.StoreAfterDatabaseInitialization.class,
     ConnectionsConfigurations.Authorization.class, ConnectionsConfigurations.Orchestrators.class,

@@ -36,6 +36,7 @@ public final class ZeoCoreMetricsAutoConfiguration {
   }
 
   @Configuration(proxyBeanMethods = false)
+  @ConditionalOnClass(name = "io.zeocore.connections.store.StoreIntrospection")
   @ConditionalOnBean(StoreIntrospection.class)
   static class EffectMetricsConfiguration {
 

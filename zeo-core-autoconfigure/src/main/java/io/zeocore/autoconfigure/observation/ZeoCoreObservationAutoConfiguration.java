@@ -9,6 +9,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 
 /**
  * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration Auto-configuration} of ZeoCore's Micrometer
@@ -35,16 +36,22 @@ public final class ZeoCoreObservationAutoConfiguration {
     return new ObservingAttemptListener(registry, runConvention.getIfUnique(), attemptConvention.getIfUnique());
   }
 
-  @Bean
-  @ConditionalOnMissingBean
-  ObservingReadListener zeoCoreObservingReadListener(ObservationRegistry registry) {
-    return new ObservingReadListener(registry);
-  }
+  /** The effect and read observations, when the application has ZeoCore's connections. */
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnClass(name = "io.zeocore.connections.effect.EffectListener")
+  static class ConnectionsObservations {
 
-  @Bean
-  @ConditionalOnMissingBean
-  ObservingEffectListener zeoCoreObservingEffectListener(ObservationRegistry registry,
-      ObjectProvider<EffectObservationConvention> effectConvention) {
-    return new ObservingEffectListener(registry, effectConvention.getIfUnique());
+    @Bean
+    @ConditionalOnMissingBean
+    ObservingReadListener zeoCoreObservingReadListener(ObservationRegistry registry) {
+      return new ObservingReadListener(registry);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    ObservingEffectListener zeoCoreObservingEffectListener(ObservationRegistry registry,
+        ObjectProvider<EffectObservationConvention> effectConvention) {
+      return new ObservingEffectListener(registry, effectConvention.getIfUnique());
+    }
   }
 }

@@ -2,6 +2,7 @@ package io.zeocore.autoconfigure.connections;
 
 import static io.zeocore.autoconfigure.connections.EffectFixtures.CANARY;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 import io.zeocore.connections.authorization.ExactAuthorizationVerifier;
 import io.zeocore.connections.contract.EffectState;
@@ -61,6 +62,37 @@ class ZeoCoreConnectionsAutoConfigurationTests {
           .doesNotHaveBean(EffectOrchestrator.class).doesNotHaveBean(EffectRecovery.class);
       assertThat(Path.of("data")).doesNotExist();
     });
+  }
+
+  @Test
+  void aStoreConnectionDetailsBeanAloneOpensTheStoreAtItsUrlAheadOfTheProperties() {
+    Path detailsFile = temp.resolve("details/zeocore.db");
+    Path propertiesFile = temp.resolve("properties/zeocore.db");
+    contextRunner.withPropertyValues("zeocore.connections.store.path=" + propertiesFile)
+        .withBean(ZeoCoreStoreConnectionDetails.class,
+            () -> ZeoCoreStoreConnectionDetails.of("jdbc:sqlite:" + detailsFile, null, null))
+        .run(context -> {
+          assertThat(context).hasNotFailed().hasSingleBean(JdbcConnectionStore.class);
+          assertThat(context.getBean(JdbcConnectionStore.class).info().reachable()).isTrue();
+          assertThat(detailsFile).exists();
+          assertThat(propertiesFile).doesNotExist();
+        });
+    Path aloneFile = temp.resolve("alone/zeocore.db");
+    contextRunner.withBean(ZeoCoreStoreConnectionDetails.class,
+            () -> ZeoCoreStoreConnectionDetails.of("jdbc:sqlite:" + aloneFile, null, null))
+        .run(context -> {
+          assertThat(context).hasNotFailed().hasSingleBean(JdbcConnectionStore.class);
+          assertThat(aloneFile).as("no zeocore.connections property is needed").exists();
+        });
+  }
+
+  @Test
+  void storeConnectionDetailsNeverShowTheirUrlOrPassword() {
+    ZeoCoreStoreConnectionDetails details = ZeoCoreStoreConnectionDetails.of(
+        "jdbc:postgresql://db.internal/app?password=canary-url-5c1", "zeocore", "canary-password-5c1");
+
+    assertThat(details.toString()).doesNotContain("canary").contains("zeocore");
+    assertThatIllegalArgumentException().isThrownBy(() -> ZeoCoreStoreConnectionDetails.of(" ", null, null));
   }
 
   @Test
