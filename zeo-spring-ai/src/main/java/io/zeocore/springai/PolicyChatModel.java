@@ -46,11 +46,13 @@ public final class PolicyChatModel implements ChatModel {
   private final ResilientRunner runner;
   private final ExecutionPolicy policy;
   private final Map<String, ChatModel> models;
+  private final Map<String, Integer> declaredCalls;
 
   private PolicyChatModel(Builder builder) {
     this.runner = builder.runner;
     this.policy = Objects.requireNonNull(builder.policy, "policy");
     this.models = Map.copyOf(builder.models);
+    this.declaredCalls = Map.copyOf(builder.declaredCalls);
     for (String targetId : policy.attemptTargets()) {
       if (!models.containsKey(targetId)) {
         throw new IllegalArgumentException("policy '" + policy.name() + "' plans '" + targetId
@@ -90,8 +92,8 @@ public final class PolicyChatModel implements ChatModel {
     Objects.requireNonNull(prompt, "prompt");
     ExecutionPolicy bounded = ConversationBoundAdvisor.admit(policy);
     Map<String, SyncExecutionTarget<ChatResponse>> targets = new LinkedHashMap<>();
-    models.forEach((targetId, model) ->
-        targets.put(targetId, SpringAiTargets.chatTarget(targetId, model, forTarget(prompt, model))));
+    models.forEach((targetId, model) -> targets.put(targetId, SpringAiTargets.chatTarget(targetId, model,
+        forTarget(prompt, model)).withInternalMaxAttempts(declaredCalls.get(targetId))));
     ResilientExecutionResult<ChatResponse> result = runner.runSync(bounded, targets);
     if (result.outcome() != ExecutionOutcome.SUCCEEDED) {
       throw new ExecutionFailedException(policy.name(), result);
@@ -146,6 +148,7 @@ public final class PolicyChatModel implements ChatModel {
     private ResilientRunner runner = ResilientRunner.create();
     private ExecutionPolicy policy;
     private final Map<String, ChatModel> models = new LinkedHashMap<>();
+    private final Map<String, Integer> declaredCalls = new LinkedHashMap<>();
 
     private Builder() {}
 
@@ -161,13 +164,30 @@ public final class PolicyChatModel implements ChatModel {
       return this;
     }
 
-    /** The chat model the target {@code targetId} calls. */
+    /**
+     * The chat model the target {@code targetId} calls, declaring as many provider calls per model call as its own
+     * configuration says ({@link SpringAiTargets#declaredCalls}): an {@code OpenAiChatModel} with SDK retries on is
+     * refused by the runner ({@code ZEO_EXEC_NESTED_RETRIES}).
+     */
     public Builder model(String targetId, ChatModel model) {
+      return model(targetId, model, SpringAiTargets.declaredCalls(model));
+    }
+
+    /**
+     * The chat model the target {@code targetId} calls, which the caller vouches makes one provider request per call
+     * (an OpenAI model built with {@link OneCallOpenAiHttpClientCustomizer}, as the Spring Boot starter's are).
+     */
+    public Builder oneCallModel(String targetId, ChatModel model) {
+      return model(targetId, model, 1);
+    }
+
+    private Builder model(String targetId, ChatModel model, int calls) {
       Objects.requireNonNull(targetId, "targetId");
       if (model instanceof PolicyChatModel) {
         throw new IllegalArgumentException("target '" + targetId + "' is itself a PolicyChatModel: plans do not nest");
       }
       models.put(targetId, Objects.requireNonNull(model, "model"));
+      declaredCalls.put(targetId, calls);
       return this;
     }
 

@@ -1,9 +1,14 @@
 package io.zeocore.autoconfigure.springai;
 
 import io.zeocore.execution.ExecutionMode;
+import io.zeocore.execution.ExecutionPolicies;
+import io.zeocore.execution.ExecutionPolicy;
 import io.zeocore.execution.NamedTarget;
+import io.zeocore.execution.ResilientRunner;
+import io.zeocore.springai.PolicyChatModel;
 import io.zeocore.springai.SpringAiTargets;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.Locale;
 import java.util.Map;
 import org.springframework.ai.chat.model.ChatModel;
@@ -26,6 +31,8 @@ import org.springframework.core.env.Environment;
  * Registers one {@link NamedTarget NamedTarget&lt;Prompt, ChatResponse&gt;} bean per chat-model target: those of
  * {@code zeocore.spring-ai.chat-targets}, or, when none is configured, one per {@code ChatModel} bean. The targets join
  * the {@link io.zeocore.execution.TargetRegistry}, so a policy's {@code attempt-targets: [ollama, openai]} plans them.
+ * Then one {@link PolicyChatModel} bean per {@code zeocore.spring-ai.models.<name>}, named {@code <name>} (primary when
+ * its {@code primary} is set), running its policy over those targets' models.
  */
 final class SpringAiChatTargetRegistrar implements BeanDefinitionRegistryPostProcessor, EnvironmentAware {
 
@@ -50,6 +57,10 @@ final class SpringAiChatTargetRegistrar implements BeanDefinitionRegistryPostPro
     Map<String, ZeoCoreSpringAiProperties.ChatTarget> targets = new LinkedHashMap<>(configured);
     if (targets.isEmpty()) {
       for (String beanName : beans.getBeanNamesForType(ChatModel.class, true, false)) {
+        Class<?> type = beans.getType(beanName, false);
+        if (type != null && PolicyChatModel.class.isAssignableFrom(type)) {
+          continue; // a plan is no target: plans do not nest
+        }
         ZeoCoreSpringAiProperties.ChatTarget target = new ZeoCoreSpringAiProperties.ChatTarget();
         target.setModel(beanName);
         targets.putIfAbsent(targetId(beanName), target);
@@ -68,6 +79,40 @@ final class SpringAiChatTargetRegistrar implements BeanDefinitionRegistryPostPro
       definition.setInstanceSupplier(() -> target((BeanFactory) registry, targetId, model, mode, property));
       registry.registerBeanDefinition(BEAN_NAME_PREFIX + targetId, definition);
     });
+    Map<String, ZeoCoreSpringAiProperties.PolicyModel> models = Binder.get(environment)
+        .bind("zeocore.spring-ai.models", Bindable.mapOf(String.class, ZeoCoreSpringAiProperties.PolicyModel.class))
+        .orElse(Map.of());
+    models.forEach((name, model) -> {
+      String property = "zeocore.spring-ai.models." + name + ".policy";
+      String policy = model.getPolicy();
+      if (policy == null || policy.isBlank()) {
+        throw new InvalidConfigurationPropertyValueException(property, policy, "name the execution policy to run");
+      }
+      RootBeanDefinition definition = new RootBeanDefinition(PolicyChatModel.class);
+      definition.setPrimary(model.isPrimary());
+      definition.setInstanceSupplier(() -> policyModel((BeanFactory) registry, policy, targets, property));
+      registry.registerBeanDefinition(name, definition);
+    });
+  }
+
+  /** The plan-backed model running {@code policyName} over the chat-model targets its plan names. */
+  private static PolicyChatModel policyModel(BeanFactory beans, String policyName,
+      Map<String, ZeoCoreSpringAiProperties.ChatTarget> targets, String property) {
+    ExecutionPolicy policy = beans.getBean(ExecutionPolicies.class).find(policyName).orElseThrow(() ->
+        new InvalidConfigurationPropertyValueException(property, policyName, "no execution policy has this name"));
+    PolicyChatModel.Builder builder = PolicyChatModel.builder().runner(beans.getBean(ResilientRunner.class))
+        .policy(policy);
+    for (String targetId : new LinkedHashSet<>(policy.attemptTargets())) {
+      ZeoCoreSpringAiProperties.ChatTarget target = targets.get(targetId);
+      if (target == null) {
+        throw new InvalidConfigurationPropertyValueException(property, policyName, "policy '" + policyName
+            + "' plans '" + targetId + "', which is no chat-model target (chat-model targets: "
+            + String.join(", ", targets.keySet()) + ")");
+      }
+      // as for the chat targets: the starter's OneCallOpenAiHttpClientCustomizer makes Spring AI's models one call
+      builder.oneCallModel(targetId, beans.getBean(target.getModel(), ChatModel.class));
+    }
+    return builder.build();
   }
 
   private static NamedTarget<Prompt, ChatResponse> target(BeanFactory beans, String targetId, String model,

@@ -3,6 +3,7 @@ package io.zeocore.autoconfigure.springai;
 import io.zeocore.execution.ExecutionMode;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
@@ -25,6 +26,12 @@ public class ZeoCoreSpringAiProperties {
    */
   private final Map<String, ChatTarget> chatTargets = new LinkedHashMap<>();
 
+  /**
+   * Policy-backed ChatModel beans by bean name: each is a ChatModel whose every call runs its policy's plan over the
+   * chat-model targets the plan names, so ChatClient, its advisors and tools get bounded fallback unchanged.
+   */
+  private final Map<String, PolicyModel> models = new LinkedHashMap<>();
+
   public boolean isEnabled() {
     return this.enabled;
   }
@@ -35,6 +42,39 @@ public class ZeoCoreSpringAiProperties {
 
   public Map<String, ChatTarget> getChatTargets() {
     return this.chatTargets;
+  }
+
+  public Map<String, PolicyModel> getModels() {
+    return this.models;
+  }
+
+  /** One policy-backed ChatModel bean. */
+  public static class PolicyModel {
+
+    /** The execution policy every call runs; its attempt-targets must be chat-model targets. */
+    private @Nullable String policy;
+
+    /**
+     * Whether the bean is the primary ChatModel, which Spring AI's auto-configured ChatClient.Builder then uses (and
+     * which resolves the ambiguity of an application with several model starters).
+     */
+    private boolean primary;
+
+    public @Nullable String getPolicy() {
+      return this.policy;
+    }
+
+    public void setPolicy(@Nullable String policy) {
+      this.policy = policy;
+    }
+
+    public boolean isPrimary() {
+      return this.primary;
+    }
+
+    public void setPrimary(boolean primary) {
+      this.primary = primary;
+    }
   }
 
   /** One chat-model target. */

@@ -11,13 +11,17 @@ import io.zeocore.execution.ResilientExecutionResult;
 import io.zeocore.execution.TargetRegistry;
 import io.zeocore.execution.ZeoCoreExecutions;
 import io.zeocore.llm.LoopbackServer;
+import io.zeocore.springai.PlanEvidence;
+import io.zeocore.springai.PolicyChatModel;
 import io.zeocore.springai.SpringAiRetries;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.ai.chat.client.ChatClient;
 import org.springframework.ai.chat.model.ChatResponse;
 import org.springframework.ai.chat.prompt.Prompt;
+import org.springframework.ai.model.chat.client.autoconfigure.ChatClientAutoConfiguration;
 import org.springframework.ai.model.ollama.autoconfigure.OllamaApiAutoConfiguration;
 import org.springframework.ai.model.ollama.autoconfigure.OllamaChatAutoConfiguration;
 import org.springframework.ai.model.openai.autoconfigure.OpenAiChatAutoConfiguration;
@@ -82,6 +86,40 @@ class ZeoCoreSpringAiAutoConfigurationTests {
     });
     assertThat(ollama.requests()).hasSize(1);
     assertThat(openAi.requests()).hasSize(1);
+  }
+
+  @Test
+  void aPrimaryPolicyModelIsTheChatModelOfTheAutoConfiguredChatClientAndFallsBackAcrossProviders() {
+    ollama.replies(LoopbackServer.status(503, "{\"error\":\"" + CANARY + "\"}"));
+    openAi.replies(LoopbackServer.openAiReply("from openai"));
+
+    runner("ollama,openai")
+        .withConfiguration(AutoConfigurations.of(ChatClientAutoConfiguration.class))
+        .withPropertyValues("zeocore.spring-ai.models.assistant.policy=summarize",
+            "zeocore.spring-ai.models.assistant.primary=true")
+        .run(context -> {
+          assertThat(context).hasNotFailed();
+          assertThat(context.getBean("assistant")).isInstanceOf(PolicyChatModel.class);
+          assertThat(context.getBean(TargetRegistry.class).ids()).doesNotContain("assistant");
+
+          ChatResponse response = context.getBean(ChatClient.Builder.class).build().prompt().user("hi").call()
+              .chatResponse();
+
+          assertThat(response.getResult().getOutput().getText()).isEqualTo("from openai");
+          assertThat(PlanEvidence.of(response).orElseThrow().selectedTargetId()).isEqualTo("openai");
+        });
+    assertThat(ollama.requests()).hasSize(1);
+    assertThat(openAi.requests()).hasSize(1);
+  }
+
+  @Test
+  void aPolicyModelWhosePolicyPlansNoChatTargetStopsStartUpNamingTheProperty() {
+    runner("ollama,openai")
+        .withPropertyValues("zeocore.execution.policies.other.attempt-targets=somewhere-else",
+            "zeocore.spring-ai.models.assistant.policy=other")
+        .run(context -> assertThat(context).getFailure().rootCause()
+            .hasMessageContaining("zeocore.spring-ai.models.assistant.policy")
+            .hasMessageContaining("'somewhere-else', which is no chat-model target"));
   }
 
   @Test
