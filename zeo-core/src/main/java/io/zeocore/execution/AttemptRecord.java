@@ -1,5 +1,6 @@
 package io.zeocore.execution;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import io.zeocore.JsonMilliseconds;
 import java.time.Duration;
 import java.util.Objects;
@@ -21,6 +22,8 @@ import org.jspecify.annotations.Nullable;
  * @param failureKind the normalized kind of a failed attempt, {@code null} for a success
  * @param machineCode the kind's {@code ZEO_EXEC_*} code, {@code null} for a success
  * @param backoffBeforeNext the delay actually scheduled after this attempt, zero when none was
+ * @param usage what the attempt's model request used, as its target reported it ({@link AttemptContext#reportUsage}),
+ *     or {@code null} when it reported nothing (then absent from JSON)
  */
 public record AttemptRecord(
     int attemptNumber,
@@ -33,7 +36,16 @@ public record AttemptRecord(
     AttemptOutcome outcome,
     @Nullable FailureKind failureKind,
     @Nullable String machineCode,
-    @JsonMilliseconds Duration backoffBeforeNext) {
+    @JsonMilliseconds Duration backoffBeforeNext,
+    @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable ModelUsage usage) {
+
+  /** A record without usage (the original eleven fields). */
+  public AttemptRecord(int attemptNumber, String targetId, ExecutionMode executionMode, Duration startedAfter,
+      Duration endedAfter, Duration timeout, boolean dispatchStarted, AttemptOutcome outcome,
+      @Nullable FailureKind failureKind, @Nullable String machineCode, Duration backoffBeforeNext) {
+    this(attemptNumber, targetId, executionMode, startedAfter, endedAfter, timeout, dispatchStarted, outcome,
+        failureKind, machineCode, backoffBeforeNext, null);
+  }
 
   public AttemptRecord {
     if (attemptNumber < 1) {
@@ -55,6 +67,11 @@ public record AttemptRecord(
     if (outcome == AttemptOutcome.FAILED && (failureKind == null || machineCode == null)) {
       throw new IllegalArgumentException("failed attempt requires normalized failure fields");
     }
+  }
+
+  /** The tokens this attempt reported (input and output together), {@code 0} when it reported none. */
+  public long tokens() {
+    return usage != null ? usage.totalTokens() : 0;
   }
 
   /** {@code endedAfter - startedAfter}. */

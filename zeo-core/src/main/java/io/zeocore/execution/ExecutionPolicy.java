@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One explicit plan of attempts under one total deadline. Immutable; build it with {@link #builder()}.
@@ -43,6 +44,10 @@ import java.util.stream.Collectors;
  *     wins, the exception before its causes); consulted before the runner's {@link ExceptionClassifier} and never for
  *     an {@link AttemptError}. It chooses kinds, not retryability: {@link #retryableFailures()} still decides, and
  *     {@link FailureKind#CANCELLED} is reserved for the host's cancellation
+ * @param maxTokens the run's token budget, or {@code null} for none: before each attempt the runner adds up the tokens
+ *     its earlier attempts reported ({@link AttemptContext#reportUsage}); once they reach the budget no further
+ *     attempt starts and the run ends {@code EXHAUSTED} with {@link MachineCodes#BUDGET_EXHAUSTED}. A
+ *     {@code PolicyChatModel} under a conversation bound applies it across the conversation's model requests too
  */
 public record ExecutionPolicy(
     OperationMode operationMode,
@@ -56,7 +61,8 @@ public record ExecutionPolicy(
     Duration cancellationPoll,
     String name,
     DeadlineMode deadline,
-    Map<Class<? extends Throwable>, FailureKind> failureKinds) {
+    Map<Class<? extends Throwable>, FailureKind> failureKinds,
+    @Nullable Long maxTokens) {
 
   /** The default {@link #cancellationPoll()}: 100 ms. */
   public static final Duration DEFAULT_CANCELLATION_POLL = Duration.ofMillis(100);
@@ -69,7 +75,7 @@ public record ExecutionPolicy(
       List<String> attemptTargets, List<Duration> backoff, double jitterFraction, Set<FailureKind> retryableFailures,
       boolean allowSimulated, Duration cancellationPoll) {
     this(operationMode, totalTimeout, attemptTimeout, attemptTargets, backoff, jitterFraction, retryableFailures,
-        allowSimulated, cancellationPoll, null, null, null);
+        allowSimulated, cancellationPoll, null, null, null, null);
   }
 
   public ExecutionPolicy {
@@ -119,6 +125,9 @@ public record ExecutionPolicy(
       deadline = DeadlineMode.COOPERATIVE;
     }
     failureKinds = copyFailureKinds(failureKinds);
+    if (maxTokens != null && maxTokens < 1) {
+      throw new InvalidPolicyException("maxTokens", "max_tokens must be greater than 0");
+    }
 
     if (backoff.size() > attemptTargets.size() - 1) {
       throw new InvalidPolicyException("backoff",
@@ -195,13 +204,14 @@ public record ExecutionPolicy(
         .cancellationPoll(cancellationPoll)
         .name(name)
         .deadline(deadline)
-        .failureKinds(failureKinds);
+        .failureKinds(failureKinds)
+        .maxTokens(maxTokens);
   }
 
   /** This policy under another name. */
   public ExecutionPolicy withName(String newName) {
     return new ExecutionPolicy(operationMode, totalTimeout, attemptTimeout, attemptTargets, backoff, jitterFraction,
-        retryableFailures, allowSimulated, cancellationPoll, newName, deadline, failureKinds);
+        retryableFailures, allowSimulated, cancellationPoll, newName, deadline, failureKinds, maxTokens);
   }
 
   /** A builder with the reference's defaults: read-only, no backoff, no jitter, default retryable kinds. */
@@ -224,6 +234,7 @@ public record ExecutionPolicy(
     private String name;
     private DeadlineMode deadline = DeadlineMode.COOPERATIVE;
     private Map<Class<? extends Throwable>, FailureKind> failureKinds = Map.of();
+    private @Nullable Long maxTokens;
 
     private Builder() {}
 
@@ -302,6 +313,12 @@ public record ExecutionPolicy(
       return this;
     }
 
+    /** The run's token budget ({@link ExecutionPolicy#maxTokens()}), or {@code null} for none. */
+    public Builder maxTokens(@Nullable Long maxTokens) {
+      this.maxTokens = maxTokens;
+      return this;
+    }
+
     /** Adds one exception type's kind. */
     public Builder failureKind(Class<? extends Throwable> type, FailureKind kind) {
       Map<Class<? extends Throwable>, FailureKind> copy =
@@ -318,7 +335,7 @@ public record ExecutionPolicy(
      */
     public ExecutionPolicy build() {
       return new ExecutionPolicy(operationMode, totalTimeout, attemptTimeout, attemptTargets, backoff, jitterFraction,
-          retryableFailures, allowSimulated, cancellationPoll, name, deadline, failureKinds);
+          retryableFailures, allowSimulated, cancellationPoll, name, deadline, failureKinds, maxTokens);
     }
   }
 }

@@ -29,7 +29,13 @@ public final class MachineCodes {
   /** The planned targets do not all declare the same response type. */
   public static final String RESPONSE_CONTRACT_MISMATCH = "ZEO_EXEC_RESPONSE_CONTRACT_MISMATCH";
 
-  /** All fourteen codes, the nine failure codes first in {@link FailureKind} order. */
+  /**
+   * ZeoCore's own code, beyond the reference's fourteen: the policy's token budget ({@link ExecutionPolicy#maxTokens})
+   * was spent before the next attempt, which therefore never started.
+   */
+  public static final String BUDGET_EXHAUSTED = "ZEO_EXEC_BUDGET_EXHAUSTED";
+
+  /** All fourteen codes of the reference, the nine failure codes first in {@link FailureKind} order. */
   public static final List<String> ALL = List.of(TIMEOUT, TRANSIENT, RATE_LIMIT, MALFORMED_RESPONSE, VALIDATION,
       AUTHORIZATION, AUTHENTICATION, CANCELLED, PERMANENT, EFFECTFUL_REQUIRES_PERSISTENCE, TARGET_UNAVAILABLE,
       NESTED_RETRIES, SIMULATION_NOT_ALLOWED, RESPONSE_CONTRACT_MISMATCH);

@@ -72,6 +72,18 @@ public record ResilientExecutionResult<T>(
     }
   }
 
+  /**
+   * The tokens the run's attempts reported, input and output together ({@link AttemptRecord#tokens()}); {@code 0}
+   * when none reported any.
+   */
+  public long tokens() {
+    long tokens = 0;
+    for (AttemptRecord attempt : attempts) {
+      tokens += attempt.tokens();
+    }
+    return tokens;
+  }
+
   /** Whether the outcome is {@link ExecutionOutcome#SUCCEEDED}. */
   public boolean succeeded() {
     return outcome == ExecutionOutcome.SUCCEEDED;

@@ -110,6 +110,15 @@ final class Run<T, X extends ExecutionTarget<T>> {
         MachineCodes.CANCELLED, SaturatingDurations.ofNanosAtLeastZero(elapsedNanos)));
   }
 
+  /** The tokens the run's attempts reported so far. */
+  private long tokensSpent() {
+    long spent = 0;
+    for (AttemptRecord record : attempts) {
+      spent += record.tokens();
+    }
+    return spent;
+  }
+
   /** What an attempt position decided before calling its target. */
   sealed interface Gate<T> permits Stop, Proceed {}
 
@@ -131,6 +140,10 @@ final class Run<T, X extends ExecutionTarget<T>> {
     }
     if (cancelled.getAsBoolean()) {
       return new Stop<>(cancelled(elapsed));
+    }
+    if (policy.maxTokens() != null && tokensSpent() >= policy.maxTokens()) {
+      return new Stop<>(finish(ResilientExecutionResult.terminal(ExecutionOutcome.EXHAUSTED, attempts, null,
+          MachineCodes.BUDGET_EXHAUSTED, Duration.ofNanos(elapsed))));
     }
     String targetId = policy.attemptTargets().get(n - 1);
     FailureKind preflight = targets.get(targetId).preflightFailure();
@@ -197,7 +210,7 @@ final class Run<T, X extends ExecutionTarget<T>> {
     X target = targets.get(attempt.context().targetId());
     record(new AttemptRecord(attempt.context().attemptNumber(), target.targetId(), target.executionMode(),
         Duration.ofNanos(attempt.startedNanos()), Duration.ofNanos(ended), attempt.context().timeout(), true,
-        AttemptOutcome.SUCCEEDED, null, null, Duration.ZERO));
+        AttemptOutcome.SUCCEEDED, null, null, Duration.ZERO, attempt.context().usage()));
     return finish(new ResilientExecutionResult<>(ExecutionOutcome.SUCCEEDED, value, attempts, target.targetId(),
         target.executionMode(), null, null, Duration.ofNanos(ended)));
   }
@@ -217,7 +230,8 @@ final class Run<T, X extends ExecutionTarget<T>> {
     X target = targets.get(attempt.context().targetId());
     record(new AttemptRecord(n, target.targetId(), target.executionMode(), Duration.ofNanos(attempt.startedNanos()),
         Duration.ofNanos(ended), attempt.context().timeout(), failure.dispatchStarted(), AttemptOutcome.FAILED,
-        failure.kind(), failure.kind().machineCode(), Duration.ofNanos(Math.max(delay, 0))));
+        failure.kind(), failure.kind().machineCode(), Duration.ofNanos(Math.max(delay, 0)),
+        attempt.context().usage()));
     if (log.isDebugEnabled()) {
       log.debug("ZeoCore policy '{}' attempt {} on target '{}' failed: {} (dispatch started: {}, thrown: {})",
           policy.name(), n, target.targetId(), failure.kind().wireValue(), failure.dispatchStarted(),

@@ -2,6 +2,7 @@ package io.zeocore.execution;
 
 import static io.zeocore.execution.TargetMaps.targets;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.net.SocketTimeoutException;
 import java.time.Duration;
@@ -656,5 +657,73 @@ class ResilientRunnerSyncTest {
     org.assertj.core.api.Assertions.assertThatThrownBy(
         () -> new AttemptError(FailureKind.RATE_LIMIT, true, Duration.ofSeconds(-1)))
         .hasMessage("retryAfter cannot be negative");
+  }
+
+  /** A target that reports {@code usage}, then fails with {@code kind} or, when it is null, returns "ok". */
+  private SyncExecutionTarget<String> reporting(String id, ModelUsage usage, FailureKind kind) {
+    return SyncExecutionTarget.of(id, String.class, context -> {
+      calls.add(context);
+      context.reportUsage(usage);
+      clock.advance(Duration.ofSeconds(1));
+      if (kind != null) {
+        throw new AttemptError(kind);
+      }
+      return "ok";
+    });
+  }
+
+  @Test
+  void whatATargetReportsItUsedIsInItsAttemptRecordAndTheRunAddsItUp() {
+    ModelUsage first = new ModelUsage("ollama", "llama-m", "llama-m", 12L, null);
+    ModelUsage second = new ModelUsage("openai", "gpt-m", "gpt-m-2026", 30L, 8L);
+
+    ResilientExecutionResult<String> result = runner().runSync(policy("a", "b").build(), targets(
+        reporting("a", first, FailureKind.TRANSIENT), reporting("b", second, null)));
+
+    assertThat(result.outcome()).isEqualTo(ExecutionOutcome.SUCCEEDED);
+    assertThat(result.attempts()).extracting(AttemptRecord::usage).containsExactly(first, second);
+    assertThat(result.tokens()).isEqualTo(50);
+    assertThat(heard).extracting(AttemptRecord::usage).containsExactly(first, second);
+  }
+
+  @Test
+  void anAttemptThatReportsNothingHasNoUsageAndCountsNoTokens() {
+    ResilientExecutionResult<String> result = runner().runSync(policy("a").build(),
+        targets(returning("a", "ok", Duration.ofMillis(5))));
+
+    assertThat(result.attempts().get(0).usage()).isNull();
+    assertThat(result.tokens()).isZero();
+  }
+
+  @Test
+  void noAttemptStartsOnceTheTokenBudgetIsSpent() {
+    ModelUsage spent = new ModelUsage(null, null, null, 40L, 10L);
+
+    ResilientExecutionResult<String> result = runner().runSync(policy("a", "b", "c").maxTokens(50L).build(),
+        targets(reporting("a", spent, FailureKind.TRANSIENT), returning("b", "never", Duration.ZERO),
+            returning("c", "never", Duration.ZERO)));
+
+    assertThat(result.outcome()).isEqualTo(ExecutionOutcome.EXHAUSTED);
+    assertThat(result.machineCode()).isEqualTo(MachineCodes.BUDGET_EXHAUSTED);
+    assertThat(result.failureKind()).isNull();
+    assertThat(result.attempts()).hasSize(1);
+    assertThat(calls).extracting(AttemptContext::targetId).containsExactly("a");
+  }
+
+  @Test
+  void aBudgetLeftAfterAnAttemptLetsTheNextOneStart() {
+    ModelUsage spent = new ModelUsage(null, null, null, 40L, 9L);
+
+    ResilientExecutionResult<String> result = runner().runSync(policy("a", "b").maxTokens(50L).build(),
+        targets(reporting("a", spent, FailureKind.TRANSIENT), returning("b", "ok", Duration.ZERO)));
+
+    assertThat(result.outcome()).isEqualTo(ExecutionOutcome.SUCCEEDED);
+    assertThat(result.selectedTargetId()).isEqualTo("b");
+  }
+
+  @Test
+  void aTokenBudgetMustBePositive() {
+    assertThatThrownBy(() -> policy("a").maxTokens(0L).build()).isInstanceOf(InvalidPolicyException.class)
+        .hasMessageContaining("max_tokens must be greater than 0");
   }
 }

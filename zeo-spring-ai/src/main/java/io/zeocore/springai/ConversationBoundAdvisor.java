@@ -26,6 +26,10 @@ import org.springframework.ai.chat.client.advisor.api.CallAdvisorChain;
  * provider and throws {@link ExecutionFailedException}: outcome {@code EXHAUSTED}, with {@value #LIMIT_REACHED} once
  * the requests are spent, or failure kind {@code TIMEOUT} ({@code ZEO_EXEC_TIMEOUT}) once the deadline has passed.
  *
+ * <p>The conversation also keeps the policy's token budget ({@code ExecutionPolicy.maxTokens}) across its model
+ * requests: the tokens every request reported are added up, a request is admitted only while they are below the
+ * budget ({@code ZEO_EXEC_BUDGET_EXHAUSTED} otherwise), and its run gets what is left of the budget.
+ *
  * <p>The conversation is bound to the calling thread while the call runs (a {@code ChatClient} call runs its advisors
  * and model on the caller's thread); models other than {@link PolicyChatModel} are not bounded by it.
  */
@@ -105,6 +109,14 @@ public final class ConversationBoundAdvisor implements CallAdvisor {
     return conversation == null ? policy : conversation.admit(policy);
   }
 
+  /** Adds the tokens one admitted request's run reported to the conversation bound to this thread, if any. */
+  static void spent(long tokens) {
+    Conversation conversation = CURRENT.get();
+    if (conversation != null) {
+      conversation.tokens += tokens;
+    }
+  }
+
   /** One {@code ChatClient} call's bound: its requests are counted on the one thread that runs it. */
   private static final class Conversation {
 
@@ -112,6 +124,7 @@ public final class ConversationBoundAdvisor implements CallAdvisor {
     private final int maxRequests;
     private final long startNanos = System.nanoTime();
     private int requests;
+    private long tokens;
 
     Conversation(long deadlineNanos, int maxRequests) {
       this.deadlineNanos = deadlineNanos;
@@ -127,11 +140,24 @@ public final class ConversationBoundAdvisor implements CallAdvisor {
       if (left <= 0) {
         throw refused(policy, FailureKind.TIMEOUT, MachineCodes.TIMEOUT, now);
       }
+      Long budget = policy.maxTokens();
+      if (budget != null && tokens >= budget) {
+        throw refused(policy, null, MachineCodes.BUDGET_EXHAUSTED, now);
+      }
       requests++;
       Duration remaining = Duration.ofNanos(left);
-      return remaining.compareTo(policy.totalTimeout()) < 0
-          ? policy.toBuilder().totalTimeout(remaining).build()
-          : policy;
+      boolean cutTime = remaining.compareTo(policy.totalTimeout()) < 0;
+      if (!cutTime && (budget == null || tokens == 0)) {
+        return policy;
+      }
+      ExecutionPolicy.Builder admitted = policy.toBuilder();
+      if (cutTime) {
+        admitted.totalTimeout(remaining);
+      }
+      if (budget != null) {
+        admitted.maxTokens(budget - tokens);
+      }
+      return admitted.build();
     }
 
     private ExecutionFailedException refused(ExecutionPolicy policy, @Nullable FailureKind kind, String code,

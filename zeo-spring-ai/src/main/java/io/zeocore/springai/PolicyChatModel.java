@@ -95,6 +95,7 @@ public final class PolicyChatModel implements ChatModel {
     models.forEach((targetId, model) -> targets.put(targetId, SpringAiTargets.chatTarget(targetId, model,
         forTarget(prompt, model)).withInternalMaxAttempts(declaredCalls.get(targetId))));
     ResilientExecutionResult<ChatResponse> result = runner.runSync(bounded, targets);
+    ConversationBoundAdvisor.spent(result.tokens());
     if (result.outcome() != ExecutionOutcome.SUCCEEDED) {
       throw new ExecutionFailedException(policy.name(), result);
     }

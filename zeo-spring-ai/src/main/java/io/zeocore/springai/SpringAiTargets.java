@@ -3,12 +3,16 @@ package io.zeocore.springai;
 import io.zeocore.execution.AttemptContext;
 import io.zeocore.execution.AttemptError;
 import io.zeocore.execution.FailureKind;
+import io.zeocore.execution.ModelUsage;
 import io.zeocore.execution.NamedTarget;
 import io.zeocore.execution.SyncExecutionTarget;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 import org.springframework.ai.chat.messages.AssistantMessage;
+import org.springframework.ai.chat.metadata.EmptyUsage;
+import org.springframework.ai.chat.metadata.Usage;
 import org.springframework.ai.chat.model.ChatModel;
 import org.springframework.ai.chat.model.ChatResponse;
 import org.springframework.ai.chat.model.Generation;
@@ -164,8 +168,36 @@ public final class SpringAiTargets {
       // a late answer that raced the alarm is still an answer; only the interrupt is withdrawn
       watchdog.stop();
     }
+    if (response != null) {
+      context.reportUsage(usage(model, bounded != null ? bounded : prompt, response));
+    }
     requireContent(response);
     return response;
+  }
+
+  /**
+   * What the provider said this request used: its token counts ({@code null} when it reported no usage), the model
+   * asked for and the model that answered; the provider by the model's class for Spring AI's Ollama and OpenAI models.
+   */
+  static ModelUsage usage(ChatModel model, Prompt prompt, ChatResponse response) {
+    Usage usage = response.getMetadata().getUsage();
+    boolean reported = usage != null && !(usage instanceof EmptyUsage);
+    String responseModel = response.getMetadata().getModel();
+    return new ModelUsage(provider(model), prompt.getOptions() != null ? prompt.getOptions().getModel() : null,
+        responseModel == null || responseModel.isEmpty() ? null : responseModel,
+        reported && usage.getPromptTokens() != null ? Long.valueOf(usage.getPromptTokens()) : null,
+        reported && usage.getCompletionTokens() != null ? Long.valueOf(usage.getCompletionTokens()) : null);
+  }
+
+  private static @Nullable String provider(ChatModel model) {
+    String type = model.getClass().getName();
+    if (type.startsWith("org.springframework.ai.ollama.")) {
+      return "ollama";
+    }
+    if (type.startsWith("org.springframework.ai.openai.")) {
+      return "openai";
+    }
+    return null;
   }
 
   private static void requireContent(ChatResponse response) {

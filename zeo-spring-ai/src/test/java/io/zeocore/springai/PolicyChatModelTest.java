@@ -264,6 +264,53 @@ class PolicyChatModelTest {
         .withMessageContaining("plans do not nest");
   }
 
+  private static LoopbackServer.Reply ollamaReplyWithUsage(String content, int promptTokens, int answerTokens) {
+    return LoopbackServer.status(200, "{\"model\":\"llama-m\",\"done\":true,\"prompt_eval_count\":" + promptTokens
+        + ",\"eval_count\":" + answerTokens + ",\"message\":{\"role\":\"assistant\",\"content\":\"" + content
+        + "\"}}");
+  }
+
+  private static LoopbackServer.Reply openAiReplyWithUsage(String content, int promptTokens, int answerTokens) {
+    return LoopbackServer.status(200, "{\"id\":\"chatcmpl-1\",\"object\":\"chat.completion\",\"created\":1700000000,"
+        + "\"model\":\"gpt-m-2026\",\"choices\":[{\"index\":0,\"finish_reason\":\"stop\",\"message\":{\"role\":"
+        + "\"assistant\",\"content\":\"" + content + "\"}}],\"usage\":{\"prompt_tokens\":" + promptTokens
+        + ",\"completion_tokens\":" + answerTokens + ",\"total_tokens\":" + (promptTokens + answerTokens) + "}}");
+  }
+
+  @Test
+  void eachAttemptRecordsTheTokensAndModelsTheProviderReported() {
+    ollamaServer.replies(LoopbackServer.status(503, "{}"));
+    openAiServer.replies(openAiReplyWithUsage("from openai", 21, 4));
+
+    ChatResponse response = ChatClient.create(assistant()).prompt().user("hi").call().chatResponse();
+
+    PlanEvidence evidence = PlanEvidence.of(response).orElseThrow();
+    assertThat(evidence.attempts().get(0).usage()).as("a failed request reported nothing").isNull();
+    assertThat(evidence.attempts().get(1).usage())
+        .isEqualTo(new io.zeocore.execution.ModelUsage("openai", "gpt-m", "gpt-m-2026", 21L, 4L));
+  }
+
+  @Test
+  void theTokenBudgetStopsTheToolLoopBeforeTheRequestThatWouldExceedIt() {
+    ollamaServer.replies(LoopbackServer.status(200, "{\"model\":\"llama-m\",\"done\":true,\"prompt_eval_count\":15,"
+        + "\"eval_count\":10,\"message\":{\"role\":\"assistant\",\"content\":\"\",\"tool_calls\":[{\"id\":"
+        + "\"call_1\",\"function\":{\"name\":\"unitsInStock\",\"arguments\":{\"product\":\"toner\"}}}]}}"),
+        ollamaReplyWithUsage("never asked", 1, 1));
+    ExecutionPolicy policy = ExecutionPolicy.builder().name("ask").totalTimeout(Duration.ofSeconds(60))
+        .attemptTimeout(Duration.ofSeconds(20)).attemptTargets("ollama").maxTokens(20L).build();
+    PolicyChatModel budgeted = PolicyChatModel.builder().policy(policy)
+        .model("ollama", ollama(ollamaServer.baseUrl())).build();
+    ChatClient client = ChatClient.builder(budgeted)
+        .defaultAdvisors(ConversationBoundAdvisor.of(Duration.ofMinutes(1), 10)).build();
+
+    ExecutionFailedException failure = catchFailure(() -> client.prompt().user("loop").tools(new Inventory()).call()
+        .content());
+
+    assertThat(failure.outcome()).isEqualTo(ExecutionOutcome.EXHAUSTED);
+    assertThat(failure.machineCode()).isEqualTo(MachineCodes.BUDGET_EXHAUSTED);
+    assertThat(ollamaServer.requests()).as("25 tokens spent by the first request; no second").hasSize(1);
+  }
+
   private static ExecutionFailedException catchFailure(Runnable call) {
     return assertThatExceptionOfType(ExecutionFailedException.class).isThrownBy(call::run).actual();
   }
