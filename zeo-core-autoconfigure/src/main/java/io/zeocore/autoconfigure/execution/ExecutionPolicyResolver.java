@@ -126,6 +126,11 @@ final class ExecutionPolicyResolver {
     Inherited inherited = new Inherited(chain);
     ExecutionPolicy.Builder builder = ExecutionPolicy.builder().name(name);
     inherited.applyIfSet("deadline", Policy::getDeadline, builder::deadline);
+    Long maxTokens = inherited.take("budget.max-tokens", policy -> policy.getBudget().getMaxTokens());
+    if (maxTokens != null && maxTokens < 1) {
+      throw invalid(name, inherited.path("budget.max-tokens"), "budget.max-tokens must be greater than 0");
+    }
+    builder.maxTokens(maxTokens);
     builder.failureKinds(failureKinds(name, chain));
     OperationMode operationMode = inherited.take("operation-mode", Policy::getOperationMode);
     if (operationMode == OperationMode.EFFECTFUL) {

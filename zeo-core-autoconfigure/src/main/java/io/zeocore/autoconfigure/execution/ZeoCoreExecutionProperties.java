@@ -136,6 +136,9 @@ public class ZeoCoreExecutionProperties {
      */
     private final Map<String, String> failureKinds = new LinkedHashMap<>();
 
+    /** What a run may spend, counted from what its targets report (Spring AI chat targets report tokens). */
+    private final Budget budget = new Budget();
+
     public String getBaseConfig() {
       return this.baseConfig;
     }
@@ -226,6 +229,29 @@ public class ZeoCoreExecutionProperties {
 
     public Map<String, String> getFailureKinds() {
       return this.failureKinds;
+    }
+
+    public Budget getBudget() {
+      return this.budget;
+    }
+  }
+
+  /** A run's budget. */
+  public static class Budget {
+
+    /**
+     * Tokens a run may spend, input and output together, counted from what its attempts reported: once they reach it
+     * no further attempt starts (exhausted, ZEO_EXEC_BUDGET_EXHAUSTED); a policy-backed ChatModel under a conversation
+     * bound applies it across the conversation's model requests. Default: no budget.
+     */
+    private Long maxTokens;
+
+    public Long getMaxTokens() {
+      return this.maxTokens;
+    }
+
+    public void setMaxTokens(Long maxTokens) {
+      this.maxTokens = maxTokens;
     }
   }
 }

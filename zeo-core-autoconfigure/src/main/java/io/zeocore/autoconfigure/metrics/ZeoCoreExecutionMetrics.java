@@ -1,13 +1,16 @@
 package io.zeocore.autoconfigure.metrics;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.zeocore.autoconfigure.execution.AttemptRecordedEvent;
 import io.zeocore.autoconfigure.execution.ExecutionCompletedEvent;
 import io.zeocore.execution.AttemptRecord;
+import io.zeocore.execution.ModelUsage;
 import java.util.List;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 import org.springframework.context.event.EventListener;
 
 /**
@@ -23,7 +26,12 @@ import org.springframework.context.event.EventListener;
  *       {@code successful_without_retry} (first attempt succeeded), {@code successful_with_retry} (succeeded after a
  *       retry or a fallback) or {@code failed};</li>
  *   <li>{@code zeocore.execution.fallbacks} (counter), tags {@code policy}, {@code from} and {@code to}: each time a
- *       run moved from one target to another after a failed attempt.</li>
+ *       run moved from one target to another after a failed attempt;</li>
+ *   <li>{@code zeocore.execution.tokens} (distribution summary, as OpenTelemetry's
+ *       {@code gen_ai.client.token.usage}), tags {@code policy}, {@code target} and {@code gen_ai.token.type}
+ *       ({@code input}/{@code output}): the tokens each attempt's provider request reported, recorded once per
+ *       request (Spring AI's own {@code gen_ai.client.token.usage}, when its model observations are metered, is a
+ *       separate meter with its own tags: nothing is counted twice in one meter).</li>
  * </ul>
  * Tag values are configuration names and codes only, so their number is bounded by the configuration.
  */
@@ -37,6 +45,8 @@ public final class ZeoCoreExecutionMetrics {
   public static final String CALLS = "zeocore.execution.calls";
   /** Name of the fallback counter (the plan moved from one target to another). */
   public static final String FALLBACKS = "zeocore.execution.fallbacks";
+  /** Name of the token usage summary. */
+  public static final String TOKENS = "zeocore.execution.tokens";
 
   private final MeterRegistry registry;
 
@@ -56,6 +66,25 @@ public final class ZeoCoreExecutionMetrics {
         .tag("failure.kind", attempt.failureKind() != null ? attempt.failureKind().wireValue() : "none")
         .register(registry)
         .increment();
+    ModelUsage usage = attempt.usage();
+    if (usage != null) {
+      recordTokens(event.policyName(), attempt.targetId(), "input", usage.inputTokens());
+      recordTokens(event.policyName(), attempt.targetId(), "output", usage.outputTokens());
+    }
+  }
+
+  private void recordTokens(String policy, String target, String type, @Nullable Long tokens) {
+    if (tokens == null) {
+      return;
+    }
+    DistributionSummary.builder(TOKENS)
+        .description("Tokens a provider reported per ZeoCore attempt's model request")
+        .baseUnit("tokens")
+        .tag("policy", policy)
+        .tag("target", target)
+        .tag("gen_ai.token.type", type)
+        .register(registry)
+        .record(tokens);
   }
 
   /** Times one finished run. */

@@ -2,11 +2,21 @@ package io.zeocore.autoconfigure.springai;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.observation.ObservationRegistry;
+import io.micrometer.observation.tck.TestObservationRegistry;
+import io.micrometer.observation.tck.TestObservationRegistryAssert;
 import io.zeocore.autoconfigure.execution.ZeoCoreExecutionAutoConfiguration;
+import io.zeocore.autoconfigure.metrics.ZeoCoreExecutionMetrics;
+import io.zeocore.autoconfigure.metrics.ZeoCoreMetricsAutoConfiguration;
+import io.zeocore.autoconfigure.observation.ZeoCoreObservationAutoConfiguration;
 import io.zeocore.execution.AttemptRecord;
 import io.zeocore.execution.ExecutionMode;
 import io.zeocore.execution.ExecutionOutcome;
+import io.zeocore.execution.ExecutionPolicies;
 import io.zeocore.execution.FailureKind;
+import io.zeocore.execution.ModelUsage;
 import io.zeocore.execution.ResilientExecutionResult;
 import io.zeocore.execution.TargetRegistry;
 import io.zeocore.execution.ZeoCoreExecutions;
@@ -120,6 +130,54 @@ class ZeoCoreSpringAiAutoConfigurationTests {
         .run(context -> assertThat(context).getFailure().rootCause()
             .hasMessageContaining("zeocore.spring-ai.models.assistant.policy")
             .hasMessageContaining("'somewhere-else', which is no chat-model target"));
+  }
+
+  @Test
+  void tokenFiguresOnRecordsMetersAndObservationsAreWhatTheProviderReported() {
+    ollama.replies(LoopbackServer.status(503, "{}"));
+    openAi.replies(LoopbackServer.status(200, "{\"id\":\"chatcmpl-1\",\"object\":\"chat.completion\",\"created\":1,"
+        + "\"model\":\"m-2026\",\"choices\":[{\"index\":0,\"finish_reason\":\"stop\",\"message\":{\"role\":"
+        + "\"assistant\",\"content\":\"from openai\"}}],\"usage\":{\"prompt_tokens\":21,\"completion_tokens\":4,"
+        + "\"total_tokens\":25}}"));
+    SimpleMeterRegistry meters = new SimpleMeterRegistry();
+    TestObservationRegistry observations = TestObservationRegistry.create();
+
+    runner("ollama,openai")
+        .withConfiguration(AutoConfigurations.of(ZeoCoreMetricsAutoConfiguration.class,
+            ZeoCoreObservationAutoConfiguration.class))
+        .withBean(MeterRegistry.class, () -> meters)
+        .withBean(ObservationRegistry.class, () -> observations)
+        .run(context -> {
+          ResilientExecutionResult<ChatResponse> result = context.getBean(ZeoCoreExecutions.class)
+              .run("summarize", PROMPT, ChatResponse.class);
+
+          assertThat(result.attempts().get(0).usage()).isNull();
+          assertThat(result.attempts().get(1).usage()).isEqualTo(new ModelUsage("openai", "m", "m-2026", 21L, 4L));
+          assertThat(result.tokens()).isEqualTo(25);
+        });
+    assertThat(meters.get(ZeoCoreExecutionMetrics.TOKENS).tags("target", "openai", "gen_ai.token.type", "input")
+        .summary().totalAmount()).isEqualTo(21);
+    assertThat(meters.get(ZeoCoreExecutionMetrics.TOKENS).tags("target", "openai", "gen_ai.token.type", "output")
+        .summary().count()).isEqualTo(1);
+    assertThat(meters.find(ZeoCoreExecutionMetrics.TOKENS).tags("target", "ollama").summaries()).isEmpty();
+    TestObservationRegistryAssert.assertThat(observations).hasAnObservation(attempt -> attempt
+        .hasNameEqualTo("zeocore.execution.attempt")
+        .hasLowCardinalityKeyValue("target", "openai")
+        .hasLowCardinalityKeyValue("gen_ai.provider.name", "openai")
+        .hasLowCardinalityKeyValue("gen_ai.response.model", "m-2026")
+        .hasHighCardinalityKeyValue("gen_ai.usage.input_tokens", "21")
+        .hasHighCardinalityKeyValue("gen_ai.usage.output_tokens", "4"));
+  }
+
+  @Test
+  void aPolicysTokenBudgetComesFromYamlAndMustBePositive() {
+    runner("ollama,openai").withPropertyValues("zeocore.execution.policies.summarize.budget.max-tokens=500")
+        .run(context -> assertThat(context.getBean(ExecutionPolicies.class).get("summarize").maxTokens())
+            .isEqualTo(500L));
+    runner("ollama,openai").withPropertyValues("zeocore.execution.policies.summarize.budget.max-tokens=0")
+        .run(context -> assertThat(context).getFailure().rootCause()
+            .hasMessageContaining("zeocore.execution.policies.summarize.budget.max-tokens")
+            .hasMessageContaining("must be greater than 0"));
   }
 
   @Test
