@@ -34,8 +34,9 @@ import org.springframework.ai.model.tool.ToolCallingChatOptions;
  *
  * <p><b>Evidence and failure.</b> An answer carries {@link PlanEvidence} in its metadata (which target answered, the
  * attempts). A run that does not succeed throws {@link ExecutionFailedException} carrying the run's result (outcome,
- * machine code, attempt records), never provider text. Inside a {@link ConversationBoundAdvisor}, each call is first
- * checked against the conversation's bounds, and the run's total timeout is cut to what is left of the conversation.
+ * machine code, attempt records), never provider text. Inside a {@link Conversation} (which a
+ * {@link ConversationBoundAdvisor} opens around a {@code ChatClient} call), each call is first checked against the
+ * conversation's bounds, and the run's total timeout and token budget are cut to what is left of the conversation.
  *
  * <p>{@link #stream(Prompt)} is not supported (a partially streamed answer is not replay-safe). Thread-safe.
  */
@@ -90,12 +91,12 @@ public final class PolicyChatModel implements ChatModel {
   @Override
   public ChatResponse call(Prompt prompt) {
     Objects.requireNonNull(prompt, "prompt");
-    ExecutionPolicy bounded = ConversationBoundAdvisor.admit(policy);
+    ExecutionPolicy bounded = Conversation.admitted(policy);
     Map<String, SyncExecutionTarget<ChatResponse>> targets = new LinkedHashMap<>();
     models.forEach((targetId, model) -> targets.put(targetId, SpringAiTargets.chatTarget(targetId, model,
         forTarget(prompt, model)).withInternalMaxAttempts(declaredCalls.get(targetId))));
     ResilientExecutionResult<ChatResponse> result = runner.runSync(bounded, targets);
-    ConversationBoundAdvisor.spent(result.tokens());
+    Conversation.spent(result.tokens());
     if (result.outcome() != ExecutionOutcome.SUCCEEDED) {
       throw new ExecutionFailedException(policy.name(), result);
     }

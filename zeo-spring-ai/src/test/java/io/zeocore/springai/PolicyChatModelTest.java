@@ -228,7 +228,7 @@ class PolicyChatModelTest {
         .content());
 
     assertThat(failure.outcome()).isEqualTo(ExecutionOutcome.EXHAUSTED);
-    assertThat(failure.machineCode()).isEqualTo(ConversationBoundAdvisor.LIMIT_REACHED);
+    assertThat(failure.machineCode()).isEqualTo(Conversation.LIMIT_REACHED);
     assertThat(failure.attempts()).isEmpty();
     assertThat(ollamaServer.requests()).as("three model requests reached the provider").hasSize(3);
     assertThat(openAiServer.requests()).isEmpty();

@@ -6,11 +6,15 @@ import io.zeocore.execution.OperationMode;
 import io.zeocore.execution.ResilientExecutionResult;
 import io.zeocore.execution.ResilientRunner;
 import io.zeocore.springai.AttemptRecordingResponseErrorHandler;
+import io.zeocore.springai.Conversation;
+import io.zeocore.springai.PlanEvidence;
+import io.zeocore.springai.PolicyChatModel;
 import io.zeocore.springai.SpringAiRetries;
 import io.zeocore.springai.SpringAiTargets;
 import java.time.Duration;
 import java.util.Map;
 import org.springframework.ai.chat.model.ChatModel;
+import org.springframework.ai.chat.model.ChatResponse;
 import org.springframework.ai.chat.prompt.Prompt;
 import org.springframework.ai.ollama.OllamaChatModel;
 import org.springframework.ai.ollama.api.OllamaApi;
@@ -47,7 +51,13 @@ public final class SpringAiProgram {
       Checks.require(result.outcome() == ExecutionOutcome.SUCCEEDED, "outcome " + result.outcome());
       Checks.require("ollama-b".equals(result.selectedTargetId()), "answered by " + result.selectedTargetId());
       Checks.require("two words".equals(result.value()), "value");
-      System.out.println("ok: a Spring AI chat plan fell back from ollama-a to ollama-b");
+
+      // the same plan as a ChatModel, inside a conversation bound: no ChatClient on this class path
+      PolicyChatModel assistant = PolicyChatModel.builder().policy(policy.withName("assistant"))
+          .model("ollama-a", ollama(failing)).model("ollama-b", ollama(answering)).build();
+      ChatResponse answer = Conversation.within(Duration.ofSeconds(60), 2, () -> assistant.call(prompt));
+      Checks.require("ollama-b".equals(PlanEvidence.of(answer).orElseThrow().selectedTargetId()), "plan evidence");
+      System.out.println("ok: a Spring AI chat plan fell back from ollama-a to ollama-b, as targets and as a model");
     }
   }
 
