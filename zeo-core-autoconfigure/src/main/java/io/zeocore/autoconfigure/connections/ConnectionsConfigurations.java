@@ -50,6 +50,7 @@ import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
 import org.springframework.core.io.Resource;
+import org.springframework.core.io.ResourceLoader;
 
 /**
  * The configurations {@link ZeoCoreConnectionsAutoConfiguration} imports, in this order, so that each
@@ -70,8 +71,8 @@ final class ConnectionsConfigurations {
 
     @Bean
     JdbcConnectionStore zeoCoreConnectionStore(ZeoCoreConnectionsProperties properties,
-        ObjectProvider<DataSource> dataSources, Environment environment) {
-      return openStore(properties, dataSources, environment);
+        ObjectProvider<DataSource> dataSources, Environment environment, ResourceLoader resourceLoader) {
+      return openStore(properties, dataSources, environment, resourceLoader.getClassLoader());
     }
   }
 
@@ -88,8 +89,8 @@ final class ConnectionsConfigurations {
     @Bean
     @DependsOnDatabaseInitialization
     JdbcConnectionStore zeoCoreConnectionStore(ZeoCoreConnectionsProperties properties,
-        ObjectProvider<DataSource> dataSources, Environment environment) {
-      return openStore(properties, dataSources, environment);
+        ObjectProvider<DataSource> dataSources, Environment environment, ResourceLoader resourceLoader) {
+      return openStore(properties, dataSources, environment, resourceLoader.getClassLoader());
     }
   }
 
@@ -99,7 +100,7 @@ final class ConnectionsConfigurations {
    * database file and migrates nothing.
    */
   static JdbcConnectionStore openStore(ZeoCoreConnectionsProperties properties,
-      ObjectProvider<DataSource> dataSources, Environment environment) {
+      ObjectProvider<DataSource> dataSources, Environment environment, ClassLoader classLoader) {
     checkBeforeOpening(properties, environment);
     ZeoCoreConnectionsProperties.Store store = properties.getStore();
     if (store.getUrl() != null && !store.getUrl().isBlank()) {
@@ -108,6 +109,13 @@ final class ConnectionsConfigurations {
         throw new InvalidConfigurationPropertyValueException(PREFIX + "store.datasource", "application",
             "set either zeocore.connections.store.url or zeocore.connections.store.datasource=application, "
                 + "not both");
+      }
+      if (Dialect.fromJdbcUrl(store.getUrl()) == Dialect.POSTGRESQL) {
+        List<PostgresStoreSupport> missing = PostgresStoreSupport.missing(
+            classLoader != null ? classLoader : ConnectionsConfigurations.class.getClassLoader());
+        if (!missing.isEmpty()) {
+          throw new PostgresStoreSupportMissingException(missing);
+        }
       }
       JdbcConnectionStore.Builder onUrl = JdbcConnectionStore.builder().jdbcUrl(store.getUrl(), store.getUsername(),
           store.getPassword());
