@@ -79,6 +79,32 @@ final class ExecutionPolicyResolver {
     return new ExecutionPolicyResolver(properties, written, classLoader).resolveAll();
   }
 
+  /**
+   * Where each configured policy's targets come from, after inheritance, and the property its {@code attempt-targets}
+   * was taken from (the policy's own, or a config's it inherits). Call after {@link #resolve} succeeded.
+   */
+  static Map<String, PlannedTargets> plannedTargets(ZeoCoreExecutionProperties properties) {
+    ExecutionPolicyResolver resolver = new ExecutionPolicyResolver(properties, ConfiguredValues.none(),
+        ExecutionPolicyResolver.class.getClassLoader());
+    Map<String, PlannedTargets> planned = new LinkedHashMap<>();
+    resolver.policies.forEach((name, policy) -> {
+      Inherited inherited = new Inherited(resolver.chain(name, POLICIES + name, policy));
+      TargetSource source = inherited.take("targets", Policy::getTargets);
+      inherited.take("attempt-targets", Policy::getAttemptTargets);
+      planned.put(name, new PlannedTargets(inherited.path("attempt-targets"),
+          source != null ? source : TargetSource.REGISTERED));
+    });
+    return planned;
+  }
+
+  /**
+   * A policy's planned targets as configured.
+   *
+   * @param property the property its attempt-targets were set by
+   * @param source where its targets come from
+   */
+  record PlannedTargets(String property, TargetSource source) {}
+
   private ExecutionPolicies resolveAll() {
     configs.forEach((name, config) -> chain(null, CONFIGS + name, config));
     Map<String, ExecutionPolicy> resolved = new LinkedHashMap<>();

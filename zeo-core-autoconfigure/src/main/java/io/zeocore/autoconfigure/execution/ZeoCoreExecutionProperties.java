@@ -40,7 +40,10 @@ public class ZeoCoreExecutionProperties {
    */
   private final Map<String, Policy> configs = new LinkedHashMap<>();
 
-  /** Execution policies by name; each becomes an entry of the ExecutionPolicies bean. */
+  /**
+   * Execution policies by name; each becomes an entry of the ExecutionPolicies bean. The ids a policy plans must be
+   * registered targets (checked at start-up) unless it sets targets: call-time.
+   */
   private final Map<String, Policy> policies = new LinkedHashMap<>();
 
   public boolean isEnabled() {
@@ -98,6 +101,14 @@ public class ZeoCoreExecutionProperties {
      * The ordered plan: the target ids to call, at most one call per entry. Repeat an id to retry the same target.
      */
     private List<String> attemptTargets;
+
+    /**
+     * Where the planned targets come from. registered: every id of attempt-targets is a NamedTarget bean, a Spring AI
+     * chat target or a subprocess provider, checked at start-up (an unknown id stops it, naming the nearest known
+     * id). call-time: the targets are passed to each run (ZeoCoreExecutions.run(name, targets)), so the ids are not
+     * checked at start-up. Default: registered.
+     */
+    private TargetSource targets;
 
     /**
      * Delays after attempt 1, 2, and so on. At most one fewer than attempt-targets; missing entries mean no delay.
@@ -174,6 +185,14 @@ public class ZeoCoreExecutionProperties {
 
     public void setAttemptTargets(List<String> attemptTargets) {
       this.attemptTargets = attemptTargets;
+    }
+
+    public TargetSource getTargets() {
+      return this.targets;
+    }
+
+    public void setTargets(TargetSource targets) {
+      this.targets = targets;
     }
 
     public List<Duration> getBackoff() {

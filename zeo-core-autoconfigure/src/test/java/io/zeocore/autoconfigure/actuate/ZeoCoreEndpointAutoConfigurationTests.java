@@ -41,6 +41,7 @@ class ZeoCoreEndpointAutoConfigurationTests {
     contextRunner.withPropertyValues("management.endpoints.web.exposure.include=zeocore",
         "zeocore.execution.configs.default.total-timeout=2m",
         "zeocore.execution.configs.default.attempt-timeout=90s",
+        "zeocore.execution.configs.default.targets=call-time",
         "zeocore.execution.policies.summarize.operation-mode=advisory",
         "zeocore.execution.policies.summarize.attempt-targets=ollama-local,openai-api",
         "zeocore.execution.policies.summarize.backoff=500ms",
@@ -107,6 +108,7 @@ class ZeoCoreEndpointAutoConfigurationTests {
             "zeocore.execution.policies.summarize.attempt-targets=ollama-local,openai-api",
             "zeocore.execution.policies.summarize.total-timeout=5s",
             "zeocore.execution.policies.summarize.attempt-timeout=1s",
+            "zeocore.execution.policies.summarize.targets=call-time",
             "zeocore.connections.store.path=" + temp.resolve("zeocore.db"),
             "zeocore.connections.recovery.enabled=false")
         .withPropertyValues(EffectFixtures.authorizationProperties(EffectFixtures.writePublicKey(temp)))

@@ -91,7 +91,7 @@ class ZeoCoreConfigurationKeysAutoConfigurationTests {
   void everyKnownKindOfKeyIsAccepted() {
     contextRunner.withPropertyValues("zeocore.execution.enabled=true",
         "zeocore.execution.configs.default.total-timeout=10s", "zeocore.execution.configs.default.attempt-timeout=5s",
-        POLICY + "attempt-targets[0]=local", POLICY + "attempt-targets[1]=remote", POLICY + "backoff=100ms", POLICY + "retryable-failures=transient",
+        POLICY + "targets=call-time", POLICY + "attempt-targets[0]=local", POLICY + "attempt-targets[1]=remote", POLICY + "backoff=100ms", POLICY + "retryable-failures=transient",
         "zeocore.subprocess.providers.local.argv=/bin/true", "zeocore.subprocess.providers.local.exit-codes.75=transient",
         "zeocore.llm.ollama.model=qwen3", "zeocore.llm.ollama.maxresponsesize=1MB", "zeocore.metrics.enabled=true", "zeocore.validation.unknown-keys=true")
         .run(context -> assertThat(context).hasNotFailed());
@@ -171,7 +171,7 @@ class ZeoCoreConfigurationKeysAutoConfigurationTests {
     SpringApplication application = new SpringApplication(KeysApplication.class);
     application.setWebApplicationType(WebApplicationType.NONE);
     application.setDefaultProperties(Map.of("spring.main.banner-mode", "off",
-        POLICY + "attempt-targets", "a"));
+        POLICY + "attempt-targets", "a", POLICY + "targets", "call-time"));
     return application;
   }
 
