@@ -112,8 +112,16 @@ public class ZeoCoreExecutionProperties {
 
     /**
      * Delays after attempt 1, 2, and so on. At most one fewer than attempt-targets; missing entries mean no delay.
+     * Set either this or exponential-backoff.
      */
     private List<Duration> backoff;
+
+    /**
+     * Backoff written as a rule instead of a list: initial, multiplied by multiplier after each attempt, capped at
+     * max. Expanded at start-up into the explicit backoff list, one delay per attempt transition (attempt-targets
+     * size - 1), which the actuator shows. Set either this or backoff.
+     */
+    private ExponentialBackoff exponentialBackoff;
 
     /** Random spread of each backoff delay, between 0 and 1: a delay d becomes a value in [d(1-f), d(1+f)]. */
     private Double jitterFraction;
@@ -203,6 +211,14 @@ public class ZeoCoreExecutionProperties {
       this.backoff = backoff;
     }
 
+    public ExponentialBackoff getExponentialBackoff() {
+      return this.exponentialBackoff;
+    }
+
+    public void setExponentialBackoff(ExponentialBackoff exponentialBackoff) {
+      this.exponentialBackoff = exponentialBackoff;
+    }
+
     public Double getJitterFraction() {
       return this.jitterFraction;
     }
@@ -245,6 +261,46 @@ public class ZeoCoreExecutionProperties {
 
     public Map<String, String> getFailureKinds() {
       return this.failureKinds;
+    }
+  }
+
+  /**
+   * A backoff rule: the delay after attempt n is initial x multiplier^(n-1), capped at max. For example initial 200ms,
+   * multiplier 2, max 1s over five attempts is [200ms, 400ms, 800ms, 1s].
+   */
+  public static class ExponentialBackoff {
+
+    /** Delay after the first attempt. Required; must be greater than zero. */
+    private Duration initial;
+
+    /** Factor applied to each delay to get the next one. At least 1 (1 repeats initial). Default: 2. */
+    private Double multiplier;
+
+    /** Longest delay; later delays stay at it. At least initial. Default: no cap. */
+    private Duration max;
+
+    public Duration getInitial() {
+      return this.initial;
+    }
+
+    public void setInitial(Duration initial) {
+      this.initial = initial;
+    }
+
+    public Double getMultiplier() {
+      return this.multiplier;
+    }
+
+    public void setMultiplier(Double multiplier) {
+      this.multiplier = multiplier;
+    }
+
+    public Duration getMax() {
+      return this.max;
+    }
+
+    public void setMax(Duration max) {
+      this.max = max;
     }
   }
 }

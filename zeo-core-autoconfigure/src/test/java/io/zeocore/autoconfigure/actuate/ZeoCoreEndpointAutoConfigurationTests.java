@@ -62,6 +62,25 @@ class ZeoCoreEndpointAutoConfigurationTests {
   }
 
   @Test
+  void showsAnExponentialBackoffExpandedIntoTheExplicitList() {
+    contextRunner.withPropertyValues("management.endpoints.web.exposure.include=zeocore",
+        "zeocore.execution.policies.retrying.total-timeout=30s",
+        "zeocore.execution.policies.retrying.attempt-timeout=5s",
+        "zeocore.execution.policies.retrying.targets=call-time",
+        "zeocore.execution.policies.retrying.attempt-targets=a,a,a,b,b",
+        "zeocore.execution.policies.retrying.exponential-backoff.initial=200ms",
+        "zeocore.execution.policies.retrying.exponential-backoff.multiplier=2",
+        "zeocore.execution.policies.retrying.exponential-backoff.max=1s")
+        .run(context -> {
+          ZeoCoreDescriptor descriptor = context.getBean(ZeoCoreEndpoint.class).zeocore();
+          assertThat(descriptor.policies().get("retrying").backoff()).containsExactly(new BigDecimal("200"),
+              new BigDecimal("400"), new BigDecimal("800"), new BigDecimal("1000"));
+          assertThat(JsonMapper.builder().build().writeValueAsString(descriptor))
+              .contains("\"backoff\":[200,400,800,1000]");
+        });
+  }
+
+  @Test
   void isAbsentUnlessExposedOrWithoutTheActuator() {
     contextRunner.run(context -> assertThat(context).doesNotHaveBean(ZeoCoreEndpoint.class));
     contextRunner.withPropertyValues("management.endpoints.web.exposure.include=zeocore")
