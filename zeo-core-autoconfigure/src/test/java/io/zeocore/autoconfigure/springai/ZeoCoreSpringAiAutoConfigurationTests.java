@@ -2,6 +2,7 @@ package io.zeocore.autoconfigure.springai;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.zeocore.autoconfigure.execution.InvalidExecutionPolicyPropertyException;
 import io.zeocore.autoconfigure.execution.ZeoCoreExecutionAutoConfiguration;
 import io.zeocore.execution.AttemptRecord;
 import io.zeocore.execution.ExecutionMode;
@@ -141,6 +142,19 @@ class ZeoCoreSpringAiAutoConfigurationTests {
         .withPropertyValues("zeocore.spring-ai.chat-targets.local.model=noSuchModel")
         .run(context -> assertThat(context).hasFailed().getFailure()
             .rootCause().hasMessageContaining("zeocore.spring-ai.chat-targets.local.model"));
+  }
+
+  @Test
+  void aPlanNamingAChatTargetThatDoesNotExistStopsStartUpWithTheNearestChatTarget() {
+    runner("ollama,opanai").run(context -> {
+      assertThat(context).hasFailed();
+      assertThat(context.getStartupFailure()).rootCause()
+          .isInstanceOfSatisfying(InvalidExecutionPolicyPropertyException.class, invalid -> {
+            assertThat(invalid.property()).isEqualTo("zeocore.execution.policies.summarize.attempt-targets");
+            assertThat(invalid.rule()).startsWith("no registered target has the id 'opanai'; did you mean 'openai'? "
+                + "(registered: ollama, openai)");
+          });
+    });
   }
 
   @Test
