@@ -94,6 +94,7 @@ class SpringChannelsCanaryTest {
         .withBean(Events.class, () -> events)
         .withPropertyValues("zeocore.connections.store.path=" + temp.resolve("store/zeocore.db"),
             "zeocore.execution.policies.canary.attempt-targets=first,second",
+            "zeocore.execution.policies.canary.targets=call-time",
             "zeocore.execution.policies.canary.total-timeout=5s",
             "zeocore.execution.policies.canary.attempt-timeout=2s",
             "management.endpoints.web.exposure.include=*", "zeocore.actuator.recent-events=1000")

@@ -138,6 +138,16 @@ class ZeoCoreStarterApplicationTests {
         "Rule: backoff cannot exceed the number of attempt transitions");
   }
 
+  @Test
+  void bothBackoffFormsInYamlStopStartUpWithTheAnalyzersReport(CapturedOutput output) {
+    assertThatException().isThrownBy(() -> start("classpath:bad-policies/both-backoff-forms.yml"));
+    assertThat(output).contains("APPLICATION FAILED TO START", "ZeoCore execution policy 'quotes' is invalid",
+        "Property: zeocore.execution.policies.quotes.exponential-backoff",
+        "Value: \"{initial=200ms, multiplier=2}\"",
+        "Origin: class path resource [bad-policies/both-backoff-forms.yml] - 12:41",
+        "Rule: backoff and exponential-backoff are both set on zeocore.execution.policies.quotes");
+  }
+
   private static void start(String configLocation) {
     new SpringApplicationBuilder(QuoteApplication.class).web(WebApplicationType.NONE)
         .properties("spring.config.location=" + configLocation, "quotes.base-url=http://127.0.0.1:1")

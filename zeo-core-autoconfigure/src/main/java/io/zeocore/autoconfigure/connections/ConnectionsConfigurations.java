@@ -51,6 +51,7 @@ import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
 import org.springframework.core.io.Resource;
+import org.springframework.core.io.ResourceLoader;
 
 /**
  * The configurations {@link ZeoCoreConnectionsAutoConfiguration} imports, in this order, so that each
@@ -72,8 +73,9 @@ final class ConnectionsConfigurations {
     @Bean
     JdbcConnectionStore zeoCoreConnectionStore(ZeoCoreConnectionsProperties properties,
         ObjectProvider<ZeoCoreStoreConnectionDetails> details, ObjectProvider<DataSource> dataSources,
-        Environment environment) {
-      return openStore(properties, details.getIfAvailable(), dataSources, environment);
+        Environment environment, ResourceLoader resourceLoader) {
+      return openStore(properties, details.getIfAvailable(), dataSources, environment,
+          resourceLoader.getClassLoader());
     }
   }
 
@@ -91,8 +93,9 @@ final class ConnectionsConfigurations {
     @DependsOnDatabaseInitialization
     JdbcConnectionStore zeoCoreConnectionStore(ZeoCoreConnectionsProperties properties,
         ObjectProvider<ZeoCoreStoreConnectionDetails> details, ObjectProvider<DataSource> dataSources,
-        Environment environment) {
-      return openStore(properties, details.getIfAvailable(), dataSources, environment);
+        Environment environment, ResourceLoader resourceLoader) {
+      return openStore(properties, details.getIfAvailable(), dataSources, environment,
+          resourceLoader.getClassLoader());
     }
   }
 
@@ -103,11 +106,11 @@ final class ConnectionsConfigurations {
    */
   static JdbcConnectionStore openStore(ZeoCoreConnectionsProperties properties,
       @Nullable ZeoCoreStoreConnectionDetails details, ObjectProvider<DataSource> dataSources,
-      Environment environment) {
+      Environment environment, @Nullable ClassLoader classLoader) {
     checkBeforeOpening(properties, details, environment);
     ZeoCoreConnectionsProperties.Store store = properties.getStore();
     if (details != null) {
-      return onUrl(details.getJdbcUrl(), details.getUsername(), details.getPassword(), store);
+      return onUrl(details.getJdbcUrl(), details.getUsername(), details.getPassword(), store, classLoader);
     }
     if (store.getUrl() != null && !store.getUrl().isBlank()) {
       if (store.getDatasource() == StoreDataSource.APPLICATION) {
@@ -116,7 +119,7 @@ final class ConnectionsConfigurations {
             "set either zeocore.connections.store.url or zeocore.connections.store.datasource=application, "
                 + "not both");
       }
-      return onUrl(store.getUrl(), store.getUsername(), store.getPassword(), store);
+      return onUrl(store.getUrl(), store.getUsername(), store.getPassword(), store, classLoader);
     }
     if (store.getDatasource() == StoreDataSource.APPLICATION) {
       DataSource dataSource = dataSources.getIfUnique();
@@ -133,8 +136,19 @@ final class ConnectionsConfigurations {
     return JdbcConnectionStore.openSqlite(store.getPath());
   }
 
+  /**
+   * The store on {@code url}; a PostgreSQL URL first needs its driver and Flyway's PostgreSQL support on the
+   * application's class path ({@link PostgresStoreSupportMissingException} names what is missing).
+   */
   private static JdbcConnectionStore onUrl(String url, @Nullable String username, @Nullable String password,
-      ZeoCoreConnectionsProperties.Store store) {
+      ZeoCoreConnectionsProperties.Store store, @Nullable ClassLoader classLoader) {
+    if (Dialect.fromJdbcUrl(url) == Dialect.POSTGRESQL) {
+      List<PostgresStoreSupport> missing = PostgresStoreSupport.missing(
+          classLoader != null ? classLoader : ConnectionsConfigurations.class.getClassLoader());
+      if (!missing.isEmpty()) {
+        throw new PostgresStoreSupportMissingException(missing);
+      }
+    }
     JdbcConnectionStore.Builder onUrl = JdbcConnectionStore.builder().jdbcUrl(url, username, password);
     if (store.getPoolSize() != null) {
       onUrl.poolSize(store.getPoolSize());

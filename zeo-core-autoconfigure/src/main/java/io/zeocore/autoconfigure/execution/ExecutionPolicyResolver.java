@@ -1,5 +1,6 @@
 package io.zeocore.autoconfigure.execution;
 
+import io.zeocore.autoconfigure.execution.ZeoCoreExecutionProperties.ExponentialBackoff;
 import io.zeocore.autoconfigure.execution.ZeoCoreExecutionProperties.Policy;
 import io.zeocore.autoconfigure.internal.ConfiguredNames;
 import io.zeocore.autoconfigure.internal.InvalidFields;
@@ -33,6 +34,9 @@ final class ExecutionPolicyResolver {
   static final String CONFIGS = "zeocore.execution.configs.";
   static final String POLICIES = "zeocore.execution.policies.";
   static final String DEFAULT_CONFIG = "default";
+
+  /** The multiplier of exponential-backoff when it sets none. */
+  static final double DEFAULT_MULTIPLIER = 2.0;
 
   /** The reference's field names in the library's messages, and the properties that set them. */
   private static final Map<String, String> RULE_NAMES = Map.of(
@@ -79,8 +83,37 @@ final class ExecutionPolicyResolver {
     return new ExecutionPolicyResolver(properties, written, classLoader).resolveAll();
   }
 
+  /**
+   * Where each configured policy's targets come from, after inheritance, and the property its {@code attempt-targets}
+   * was taken from (the policy's own, or a config's it inherits). Call after {@link #resolve} succeeded.
+   */
+  static Map<String, PlannedTargets> plannedTargets(ZeoCoreExecutionProperties properties) {
+    ExecutionPolicyResolver resolver = new ExecutionPolicyResolver(properties, ConfiguredValues.none(),
+        ExecutionPolicyResolver.class.getClassLoader());
+    Map<String, PlannedTargets> planned = new LinkedHashMap<>();
+    resolver.policies.forEach((name, policy) -> {
+      Inherited inherited = new Inherited(resolver.chain(name, POLICIES + name, policy));
+      TargetSource source = inherited.take("targets", Policy::getTargets);
+      inherited.take("attempt-targets", Policy::getAttemptTargets);
+      planned.put(name, new PlannedTargets(inherited.path("attempt-targets"),
+          source != null ? source : TargetSource.REGISTERED));
+    });
+    return planned;
+  }
+
+  /**
+   * A policy's planned targets as configured.
+   *
+   * @param property the property its attempt-targets were set by
+   * @param source where its targets come from
+   */
+  record PlannedTargets(String property, TargetSource source) {}
+
   private ExecutionPolicies resolveAll() {
-    configs.forEach((name, config) -> chain(null, CONFIGS + name, config));
+    configs.forEach((name, config) -> {
+      chain(null, CONFIGS + name, config);
+      checkBackoffForms(null, new Layer(CONFIGS + name, config));
+    });
     Map<String, ExecutionPolicy> resolved = new LinkedHashMap<>();
     policies.forEach((name, policy) -> resolved.put(name, resolve(name, chain(name, POLICIES + name, policy))));
     return ExecutionPolicies.of(resolved, "zeocore.execution.policies");
@@ -146,7 +179,7 @@ final class ExecutionPolicyResolver {
     builder.attemptTimeout(inherited.take("attempt-timeout", Policy::getAttemptTimeout));
     List<String> targets = inherited.take("attempt-targets", Policy::getAttemptTargets);
     builder.attemptTargets(targets);
-    List<Duration> backoff = inherited.take("backoff", Policy::getBackoff);
+    List<Duration> backoff = backoff(name, chain, inherited, targets);
     if (backoff != null) {
       builder.backoff(backoff);
     }
@@ -170,6 +203,101 @@ final class ExecutionPolicyResolver {
       }
       throw invalid(name, inherited.path(property), rule);
     }
+  }
+
+  /**
+   * The policy's backoff: from the nearest entry of the chain that sets {@code backoff} or
+   * {@code exponential-backoff} (an entry setting both is refused), the rule expanded into one delay per attempt
+   * transition of {@code targets}. {@code null} when no entry sets either.
+   */
+  private List<Duration> backoff(String policyName, List<Layer> chain, Inherited inherited, List<String> targets) {
+    for (Layer layer : chain) {
+      checkBackoffForms(policyName, layer);
+      if (layer.settings().getBackoff() != null) {
+        inherited.setAt("backoff", layer.path() + ".backoff");
+        return layer.settings().getBackoff();
+      }
+      ExponentialBackoff rule = layer.settings().getExponentialBackoff();
+      if (rule != null) {
+        inherited.setAt("backoff", layer.path() + ".exponential-backoff");
+        return targets == null ? null : expand(rule, Math.max(0, targets.size() - 1));
+      }
+    }
+    return null;
+  }
+
+  /** An entry sets at most one of backoff and exponential-backoff, and the rule's own values are valid. */
+  private void checkBackoffForms(String policyName, Layer layer) {
+    ExponentialBackoff rule = layer.settings().getExponentialBackoff();
+    if (rule == null) {
+      return;
+    }
+    String path = layer.path() + ".exponential-backoff";
+    if (layer.settings().getBackoff() != null) {
+      ConfiguredValues.Written both = writtenRule(path);
+      throw new InvalidExecutionPolicyPropertyException(policyName, path, both.value(), both.origin(),
+          "backoff and exponential-backoff are both set on " + layer.path() + "; set one of them: backoff lists the "
+              + "delays, exponential-backoff computes them");
+    }
+    if (rule.getInitial() == null) {
+      throw invalid(policyName, path + ".initial", "exponential-backoff needs initial, the delay after the first "
+          + "attempt (greater than zero)");
+    }
+    if (rule.getInitial().isNegative() || rule.getInitial().isZero()) {
+      throw invalid(policyName, path + ".initial", "initial must be greater than zero");
+    }
+    Double multiplier = rule.getMultiplier();
+    if (multiplier != null && (multiplier.isNaN() || multiplier.isInfinite() || multiplier < 1)) {
+      throw invalid(policyName, path + ".multiplier", "multiplier must be a number of at least 1 (1 repeats "
+          + "initial; 2 doubles each delay)");
+    }
+    if (rule.getMax() != null && rule.getMax().compareTo(rule.getInitial()) < 0) {
+      String initial = written.find(path + ".initial").value();
+      throw invalid(policyName, path + ".max", "max must be at least initial ("
+          + (initial != null ? initial : rule.getInitial().toMillis() + "ms") + ")");
+    }
+  }
+
+  /**
+   * {@code count} delays: initial × multiplier^i, capped at max (or, without max, at the longest {@link Duration}
+   * in nanoseconds), each rounded to the nearest nanosecond.
+   */
+  static List<Duration> expand(ExponentialBackoff rule, int count) {
+    double multiplier = rule.getMultiplier() != null ? rule.getMultiplier() : DEFAULT_MULTIPLIER;
+    double cap = rule.getMax() != null ? nanos(rule.getMax()) : Long.MAX_VALUE;
+    double delay = nanos(rule.getInitial());
+    List<Duration> delays = new ArrayList<>(count);
+    for (int i = 0; i < count; i++) {
+      double capped = Math.min(delay, cap);
+      delays.add(capped >= Long.MAX_VALUE ? Duration.ofNanos(Long.MAX_VALUE) : Duration.ofNanos(Math.round(capped)));
+      delay *= multiplier;
+    }
+    return delays;
+  }
+
+  private static double nanos(Duration duration) {
+    try {
+      return duration.toNanos();
+    } catch (ArithmeticException beyondLong) {
+      return Long.MAX_VALUE;
+    }
+  }
+
+  /**
+   * The rule as written, for reports: {@code {initial=200ms, multiplier=2, max=2s}} and where its first key was set
+   * (either may be {@code null}).
+   */
+  private ConfiguredValues.Written writtenRule(String path) {
+    List<String> parts = new ArrayList<>();
+    String origin = null;
+    for (String key : List.of("initial", "multiplier", "max")) {
+      ConfiguredValues.Written value = written.find(path + "." + key);
+      if (value.value() != null) {
+        parts.add(key + "=" + value.value());
+        origin = origin != null ? origin : value.origin();
+      }
+    }
+    return new ConfiguredValues.Written(parts.isEmpty() ? null : "{" + String.join(", ", parts) + "}", origin);
   }
 
   /**
@@ -248,6 +376,11 @@ final class ExecutionPolicyResolver {
       if (value != null) {
         setter.accept(value);
       }
+    }
+
+    /** Records that {@code property} was taken from {@code path}. */
+    void setAt(String property, String path) {
+      setAt.put(property, path);
     }
 
     boolean isSet(String property) {

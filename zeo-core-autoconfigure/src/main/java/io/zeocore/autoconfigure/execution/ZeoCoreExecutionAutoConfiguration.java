@@ -1,5 +1,7 @@
 package io.zeocore.autoconfigure.execution;
 
+import io.zeocore.autoconfigure.internal.Suggestions;
+import io.zeocore.autoconfigure.subprocess.SubprocessProviders;
 import io.zeocore.execution.AttemptListener;
 import io.zeocore.execution.ExceptionClassifier;
 import io.zeocore.execution.ExecutionPolicies;
@@ -9,8 +11,11 @@ import io.zeocore.execution.NamedTarget;
 import io.zeocore.execution.ResilientRunner;
 import io.zeocore.execution.TargetRegistry;
 import io.zeocore.execution.ZeoCoreExecutions;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.stream.Collectors;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -34,7 +39,9 @@ import org.springframework.core.io.ResourceLoader;
  *
  * <p>The policies and the targets they plan are checked eagerly (also under lazy initialization) so that an invalid
  * policy, an unknown exception class or a planned id no registered target has stops start-up with a report naming the
- * property and the rule.
+ * property and the rule. A policy's targets are registered by default ({@link NamedTarget} beans, Spring AI chat
+ * targets, subprocess providers), so every planned id must be one of theirs; a policy whose targets are passed to
+ * each run says so with {@code targets: call-time} (see {@link TargetSource}).
  */
 @AutoConfiguration
 @ConditionalOnClass(ResilientRunner.class)
@@ -86,8 +93,11 @@ public final class ZeoCoreExecutionAutoConfiguration {
   @Lazy(false)
   @ConditionalOnMissingBean
   ZeoCoreExecutions zeoCoreExecutions(ResilientRunner runner, ExecutionPolicies policies,
-      ApplicationEventPublisher events, TargetRegistry targets, Environment environment) {
-    checkPlannedTargets(policies, targets, ConfiguredValues.of(environment));
+      ApplicationEventPublisher events, TargetRegistry targets, ObjectProvider<SubprocessProviders> providers,
+      ZeoCoreExecutionProperties properties, Environment environment) {
+    SubprocessProviders subprocessProviders = providers.getIfAvailable();
+    checkPlannedTargets(policies, targets, subprocessProviders != null ? subprocessProviders.ids() : Set.of(),
+        ExecutionPolicyResolver.plannedTargets(properties), ConfiguredValues.of(environment));
     return new ZeoCoreExecutions(publishing(runner, events), policies, targets);
   }
 
@@ -102,23 +112,56 @@ public final class ZeoCoreExecutionAutoConfiguration {
     return publishes ? runner : runner.toBuilder().listener(new ExecutionEventPublisher(events)).build();
   }
 
-  /** Every policy that uses the registry must plan registered ids only. */
-  static void checkPlannedTargets(ExecutionPolicies policies, TargetRegistry targets, ConfiguredValues written) {
+  /**
+   * Every policy whose targets are {@link TargetSource#REGISTERED registered} (the default) must plan ids that a
+   * registered target ({@link NamedTarget} bean) or a subprocess provider has. A policy of an application-defined
+   * {@link ExecutionPolicies} bean (not in {@code planned}) is checked when it plans some registered id.
+   *
+   * @param providerIds the ids of the configured subprocess providers
+   * @param planned each configured policy's target source and the property of its attempt-targets
+   */
+  static void checkPlannedTargets(ExecutionPolicies policies, TargetRegistry targets, Set<String> providerIds,
+      Map<String, ExecutionPolicyResolver.PlannedTargets> planned, ConfiguredValues written) {
+    Set<String> known = new LinkedHashSet<>(targets.ids());
+    known.addAll(providerIds);
     for (Map.Entry<String, ExecutionPolicy> entry : policies.asMap().entrySet()) {
+      String name = entry.getKey();
       ExecutionPolicy policy = entry.getValue();
-      if (!targets.isUsedBy(policy)) {
+      ExecutionPolicyResolver.PlannedTargets plan = planned.get(name);
+      if (plan == null ? policy.attemptTargets().stream().noneMatch(known::contains)
+          : plan.source() == TargetSource.CALL_TIME) {
         continue;
       }
-      List<String> missing = targets.missing(policy);
-      if (!missing.isEmpty()) {
-        String property = ExecutionPolicyResolver.POLICIES + entry.getKey() + ".attempt-targets";
-        ConfiguredValues.Written value = written.find(property);
-        throw new InvalidExecutionPolicyPropertyException(entry.getKey(), property,
-            value.value() != null ? value.value() : policy.attemptTargets().toString(), value.origin(),
-            "no registered target has the id " + missing.stream().map(id -> "'" + id + "'")
-                .collect(Collectors.joining(", ")) + " (registered: " + String.join(", ", targets.ids())
-                + "); declare a NamedTarget bean with that id or correct the plan");
+      List<String> missing = policy.attemptTargets().stream().filter(id -> !known.contains(id)).distinct().toList();
+      if (missing.isEmpty()) {
+        continue;
+      }
+      String property = plan != null ? plan.property() : ExecutionPolicyResolver.POLICIES + name + ".attempt-targets";
+      ConfiguredValues.Written value = written.find(property);
+      throw new InvalidExecutionPolicyPropertyException(name, property,
+          value.value() != null ? value.value() : policy.attemptTargets().toString(), value.origin(),
+          unknownTargetsRule(name, missing, known));
+    }
+  }
+
+  private static String unknownTargetsRule(String policyName, List<String> missing, Set<String> known) {
+    StringBuilder rule = new StringBuilder("no registered target has the id ")
+        .append(missing.stream().map(id -> "'" + id + "'").collect(Collectors.joining(", ")));
+    List<String> suggestions = new ArrayList<>();
+    for (String id : missing) {
+      String nearest = Suggestions.nearest(id, known);
+      if (nearest != null) {
+        suggestions.add("'" + nearest + "'" + (missing.size() > 1 ? " for '" + id + "'" : ""));
       }
     }
+    if (!suggestions.isEmpty()) {
+      rule.append("; did you mean ").append(String.join(", ", suggestions)).append('?');
+    }
+    rule.append(" (registered: ").append(known.isEmpty() ? "none" : String.join(", ", known)).append("). ")
+        .append("Targets are registered as NamedTarget beans, Spring AI chat targets and subprocess providers "
+            + "(zeocore.subprocess.providers). Correct the plan or register the target; if this policy's targets "
+            + "are passed to each run (ZeoCoreExecutions.run(name, targets)), set ")
+        .append(ExecutionPolicyResolver.POLICIES).append(policyName).append(".targets: call-time");
+    return rule.toString();
   }
 }

@@ -40,7 +40,10 @@ public class ZeoCoreExecutionProperties {
    */
   private final Map<String, Policy> configs = new LinkedHashMap<>();
 
-  /** Execution policies by name; each becomes an entry of the ExecutionPolicies bean. */
+  /**
+   * Execution policies by name; each becomes an entry of the ExecutionPolicies bean. The ids a policy plans must be
+   * registered targets (checked at start-up) unless it sets targets: call-time.
+   */
   private final Map<String, Policy> policies = new LinkedHashMap<>();
 
   public boolean isEnabled() {
@@ -100,9 +103,25 @@ public class ZeoCoreExecutionProperties {
     private List<String> attemptTargets;
 
     /**
+     * Where the planned targets come from. registered: every id of attempt-targets is a NamedTarget bean, a Spring AI
+     * chat target or a subprocess provider, checked at start-up (an unknown id stops it, naming the nearest known
+     * id). call-time: the targets are passed to each run (ZeoCoreExecutions.run(name, targets)), so the ids are not
+     * checked at start-up. Default: registered.
+     */
+    private TargetSource targets;
+
+    /**
      * Delays after attempt 1, 2, and so on. At most one fewer than attempt-targets; missing entries mean no delay.
+     * Set either this or exponential-backoff.
      */
     private List<Duration> backoff;
+
+    /**
+     * Backoff written as a rule instead of a list: initial, multiplied by multiplier after each attempt, capped at
+     * max. Expanded at start-up into the explicit backoff list, one delay per attempt transition (attempt-targets
+     * size - 1), which the actuator shows. Set either this or backoff.
+     */
+    private ExponentialBackoff exponentialBackoff;
 
     /** Random spread of each backoff delay, between 0 and 1: a delay d becomes a value in [d(1-f), d(1+f)]. */
     private Double jitterFraction;
@@ -179,12 +198,28 @@ public class ZeoCoreExecutionProperties {
       this.attemptTargets = attemptTargets;
     }
 
+    public TargetSource getTargets() {
+      return this.targets;
+    }
+
+    public void setTargets(TargetSource targets) {
+      this.targets = targets;
+    }
+
     public List<Duration> getBackoff() {
       return this.backoff;
     }
 
     public void setBackoff(List<Duration> backoff) {
       this.backoff = backoff;
+    }
+
+    public ExponentialBackoff getExponentialBackoff() {
+      return this.exponentialBackoff;
+    }
+
+    public void setExponentialBackoff(ExponentialBackoff exponentialBackoff) {
+      this.exponentialBackoff = exponentialBackoff;
     }
 
     public Double getJitterFraction() {
@@ -252,6 +287,46 @@ public class ZeoCoreExecutionProperties {
 
     public void setMaxTokens(Long maxTokens) {
       this.maxTokens = maxTokens;
+    }
+  }
+
+  /**
+   * A backoff rule: the delay after attempt n is initial x multiplier^(n-1), capped at max. For example initial 200ms,
+   * multiplier 2, max 1s over five attempts is [200ms, 400ms, 800ms, 1s].
+   */
+  public static class ExponentialBackoff {
+
+    /** Delay after the first attempt. Required; must be greater than zero. */
+    private Duration initial;
+
+    /** Factor applied to each delay to get the next one. At least 1 (1 repeats initial). Default: 2. */
+    private Double multiplier;
+
+    /** Longest delay; later delays stay at it. At least initial. Default: no cap. */
+    private Duration max;
+
+    public Duration getInitial() {
+      return this.initial;
+    }
+
+    public void setInitial(Duration initial) {
+      this.initial = initial;
+    }
+
+    public Double getMultiplier() {
+      return this.multiplier;
+    }
+
+    public void setMultiplier(Double multiplier) {
+      this.multiplier = multiplier;
+    }
+
+    public Duration getMax() {
+      return this.max;
+    }
+
+    public void setMax(Duration max) {
+      this.max = max;
     }
   }
 }

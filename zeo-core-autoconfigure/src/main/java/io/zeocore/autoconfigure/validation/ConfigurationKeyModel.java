@@ -1,5 +1,6 @@
 package io.zeocore.autoconfigure.validation;
 
+import io.zeocore.autoconfigure.internal.Suggestions;
 import java.beans.PropertyDescriptor;
 import java.io.IOException;
 import java.io.InputStream;

@@ -41,6 +41,7 @@ class ZeoCoreEndpointAutoConfigurationTests {
     contextRunner.withPropertyValues("management.endpoints.web.exposure.include=zeocore",
         "zeocore.execution.configs.default.total-timeout=2m",
         "zeocore.execution.configs.default.attempt-timeout=90s",
+        "zeocore.execution.configs.default.targets=call-time",
         "zeocore.execution.policies.summarize.operation-mode=advisory",
         "zeocore.execution.policies.summarize.attempt-targets=ollama-local,openai-api",
         "zeocore.execution.policies.summarize.backoff=500ms",
@@ -57,6 +58,25 @@ class ZeoCoreEndpointAutoConfigurationTests {
           assertThat(json).contains("\"lookup\":{\"operationMode\":\"read_only\"", "\"attemptTargets\":[\"db\"]",
               "\"totalTimeout\":120000,\"attemptTimeout\":90000", "\"backoff\":[500]", "\"cancellationPoll\":100")
               .doesNotContain("PT");
+        });
+  }
+
+  @Test
+  void showsAnExponentialBackoffExpandedIntoTheExplicitList() {
+    contextRunner.withPropertyValues("management.endpoints.web.exposure.include=zeocore",
+        "zeocore.execution.policies.retrying.total-timeout=30s",
+        "zeocore.execution.policies.retrying.attempt-timeout=5s",
+        "zeocore.execution.policies.retrying.targets=call-time",
+        "zeocore.execution.policies.retrying.attempt-targets=a,a,a,b,b",
+        "zeocore.execution.policies.retrying.exponential-backoff.initial=200ms",
+        "zeocore.execution.policies.retrying.exponential-backoff.multiplier=2",
+        "zeocore.execution.policies.retrying.exponential-backoff.max=1s")
+        .run(context -> {
+          ZeoCoreDescriptor descriptor = context.getBean(ZeoCoreEndpoint.class).zeocore();
+          assertThat(descriptor.policies().get("retrying").backoff()).containsExactly(new BigDecimal("200"),
+              new BigDecimal("400"), new BigDecimal("800"), new BigDecimal("1000"));
+          assertThat(JsonMapper.builder().build().writeValueAsString(descriptor))
+              .contains("\"backoff\":[200,400,800,1000]");
         });
   }
 
@@ -107,6 +127,7 @@ class ZeoCoreEndpointAutoConfigurationTests {
             "zeocore.execution.policies.summarize.attempt-targets=ollama-local,openai-api",
             "zeocore.execution.policies.summarize.total-timeout=5s",
             "zeocore.execution.policies.summarize.attempt-timeout=1s",
+            "zeocore.execution.policies.summarize.targets=call-time",
             "zeocore.connections.store.path=" + temp.resolve("zeocore.db"),
             "zeocore.connections.recovery.enabled=false")
         .withPropertyValues(EffectFixtures.authorizationProperties(EffectFixtures.writePublicKey(temp)))

@@ -39,7 +39,7 @@ class LogCorrelationTests {
   private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
       .withConfiguration(AutoConfigurations.of(ZeoCoreExecutionAutoConfiguration.class))
       .withPropertyValues(P + "attempt-targets=ollama-local,openai-api", P + "total-timeout=5s",
-          P + "attempt-timeout=2s", P + "backoff=10ms")
+          P + "attempt-timeout=2s", P + "backoff=10ms", P + "targets=call-time")
       .withBean(Events.class, Events::new)
       .withBean(ResilientRunnerCustomizer.class, () -> runner -> runner.scheduler(scheduler));
 

@@ -54,10 +54,10 @@ class OwnTargetsAutoConfigurationTests {
 
   @Test
   void failureKindsFromYamlChangeTheOutcome() {
-    contextRunner.withPropertyValues(P + "p.attempt-targets=broken,spare").run(context ->
+    contextRunner.withPropertyValues(P + "p.targets=call-time", P + "p.attempt-targets=broken,spare").run(context ->
         assertThat(runBrokenThenSpare(context.getBean(ZeoCoreExecutions.class)).outcome())
             .isEqualTo(ExecutionOutcome.FAILED_SAFE));
-    contextRunner.withPropertyValues(P + "p.attempt-targets=broken,spare",
+    contextRunner.withPropertyValues(P + "p.targets=call-time", P + "p.attempt-targets=broken,spare",
         P + "p.failure-kinds.java.lang.IllegalStateException=transient").run(context -> {
           ResilientExecutionResult<String> result = runBrokenThenSpare(context.getBean(ZeoCoreExecutions.class));
           assertThat(result.value()).isEqualTo("spare");
@@ -67,7 +67,7 @@ class OwnTargetsAutoConfigurationTests {
 
   @Test
   void failureKindsMergeAlongTheConfigChainAndTheNearerEntryWins() {
-    contextRunner.withPropertyValues(P + "p.attempt-targets=a",
+    contextRunner.withPropertyValues(P + "p.targets=call-time", P + "p.attempt-targets=a",
         C + "default.failure-kinds.java.io.IOException=transient",
         C + "default.failure-kinds.java.lang.IllegalStateException=rate-limit",
         P + "p.failure-kinds.java.lang.IllegalStateException=timeout").run(context ->
@@ -77,7 +77,7 @@ class OwnTargetsAutoConfigurationTests {
 
   @Test
   void unknownExceptionClassStopsStartUpNamingTheProperty() {
-    assertFailure(contextRunner.withPropertyValues(P + "p.attempt-targets=a",
+    assertFailure(contextRunner.withPropertyValues(P + "p.targets=call-time", P + "p.attempt-targets=a",
             P + "p.failure-kinds.com.example.NoSuchException=transient"),
         "Property: zeocore.execution.policies.p.failure-kinds.com.example.NoSuchException",
         "no class named 'com.example.NoSuchException'");
@@ -85,30 +85,32 @@ class OwnTargetsAutoConfigurationTests {
 
   @Test
   void classThatIsNotAnExceptionStopsStartUp() {
-    assertFailure(contextRunner.withPropertyValues(P + "p.attempt-targets=a",
+    assertFailure(contextRunner.withPropertyValues(P + "p.targets=call-time", P + "p.attempt-targets=a",
         P + "p.failure-kinds.java.lang.String=transient"), "'java.lang.String' is not an exception class");
   }
 
   @Test
   void unknownOrReservedKindStopsStartUp() {
-    assertFailure(contextRunner.withPropertyValues(P + "p.attempt-targets=a",
+    assertFailure(contextRunner.withPropertyValues(P + "p.targets=call-time", P + "p.attempt-targets=a",
         P + "p.failure-kinds.java.io.IOException=flaky"), "'flaky' is not a failure kind", "rate-limit");
-    assertFailure(contextRunner.withPropertyValues(P + "p.attempt-targets=a",
+    assertFailure(contextRunner.withPropertyValues(P + "p.targets=call-time", P + "p.attempt-targets=a",
         P + "p.failure-kinds.java.io.IOException=cancelled"), "cancelled is reserved");
   }
 
   @Test
   void deadlineIsBoundAndAnUnknownOneStopsStartUp() {
-    contextRunner.withPropertyValues(P + "p.attempt-targets=a", P + "p.deadline=enforced").run(context ->
+    contextRunner.withPropertyValues(P + "p.targets=call-time", P + "p.attempt-targets=a",
+        P + "p.deadline=enforced").run(context ->
         assertThat(context.getBean(ExecutionPolicies.class).get("p").deadline()).isEqualTo(DeadlineMode.ENFORCED));
-    assertFailure(contextRunner.withPropertyValues(P + "p.attempt-targets=a", P + "p.deadline=hard"),
+    assertFailure(contextRunner.withPropertyValues(P + "p.targets=call-time", P + "p.attempt-targets=a",
+            P + "p.deadline=hard"),
         "'hard' is not a deadline mode", "cooperative, enforced");
   }
 
   @Test
   void exceptionClassifierBeanReplacesTheDefault() {
     contextRunner.withUserConfiguration(RateLimitingClassifier.class)
-        .withPropertyValues(P + "p.attempt-targets=broken,spare").run(context -> {
+        .withPropertyValues(P + "p.targets=call-time", P + "p.attempt-targets=broken,spare").run(context -> {
           ResilientExecutionResult<String> result = runBrokenThenSpare(context.getBean(ZeoCoreExecutions.class));
           assertThat(result.attempts().get(0).failureKind()).isEqualTo(FailureKind.RATE_LIMIT);
           assertThat(context.getBean(ResilientRunner.class).exceptionClassifier())
@@ -130,7 +132,8 @@ class OwnTargetsAutoConfigurationTests {
             Thread.sleep(delay.toMillis(), delay.toNanosPart() % 1_000_000);
           });
         }))
-        .withPropertyValues(P + "p.attempt-targets=refused,spare", P + "p.backoff=50ms").run(context -> {
+        .withPropertyValues(P + "p.targets=call-time", P + "p.attempt-targets=refused,spare", P + "p.backoff=50ms")
+        .run(context -> {
           SyncExecutionTarget<String> refused = SyncExecutionTarget.of("refused", String.class, c -> {
             throw new java.net.ConnectException("connection refused");
           });
@@ -190,7 +193,7 @@ class OwnTargetsAutoConfigurationTests {
   @Test
   void policiesPlanningNoRegisteredIdKeepTheMapForm() {
     contextRunner.withUserConfiguration(RegisteredTargets.class)
-        .withPropertyValues(P + "p.attempt-targets=broken,spare",
+        .withPropertyValues(P + "p.targets=call-time", P + "p.attempt-targets=broken,spare",
             P + "p.failure-kinds.java.lang.IllegalStateException=transient").run(context -> {
               assertThat(context).hasNotFailed();
               assertThat(runBrokenThenSpare(context.getBean(ZeoCoreExecutions.class)).value()).isEqualTo("spare");
@@ -209,7 +212,8 @@ class OwnTargetsAutoConfigurationTests {
         .withUserConfiguration(RecordingListener.class)
         .withBean(SimpleMeterRegistry.class)
         .withPropertyValues(C + "default.total-timeout=10s", C + "default.attempt-timeout=5s",
-            P + "p.attempt-targets=broken,spare", P + "p.failure-kinds.java.lang.IllegalStateException=transient")
+            P + "p.targets=call-time", P + "p.attempt-targets=broken,spare",
+            P + "p.failure-kinds.java.lang.IllegalStateException=transient")
         .run(context -> {
           ResilientRunner runner = context.getBean(ResilientRunner.class);
           ResilientExecutionResult<String> result = runner.runSync(context.getBean(ExecutionPolicies.class).get("p"),

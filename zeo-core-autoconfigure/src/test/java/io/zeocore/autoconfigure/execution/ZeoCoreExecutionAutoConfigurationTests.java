@@ -88,7 +88,9 @@ class ZeoCoreExecutionAutoConfigurationTests {
         P + "summarize.jitter-fraction=0.2",
         P + "summarize.retryable-failures=timeout,rate-limit,malformed_response",
         P + "summarize.allow-simulated=true",
+        P + "summarize.targets=call-time",
         P + "plain.attempt-targets[0]=only",
+        P + "plain.targets=call-time",
         P + "plain.total-timeout=5s")
         .run(context -> {
           ExecutionPolicies policies = context.getBean(ExecutionPolicies.class);
@@ -121,6 +123,7 @@ class ZeoCoreExecutionAutoConfigurationTests {
         C + "default.total-timeout=60s",
         C + "default.attempt-timeout=30s",
         C + "default.retryable-failures=timeout,transient",
+        C + "default.targets=call-time",
         C + "slow.base-config=patient",
         C + "slow.attempt-timeout=45s",
         C + "patient.total-timeout=10m",
@@ -327,7 +330,7 @@ class ZeoCoreExecutionAutoConfigurationTests {
   @Test
   void unknownPolicyNameFailsBeforeAnyCallNamingTheConfiguredOnes() {
     contextRunner.withPropertyValues(P + "known.total-timeout=1s", P + "known.attempt-timeout=1s",
-        P + "known.attempt-targets=a")
+        P + "known.attempt-targets=a", P + "known.targets=call-time")
         .run(context -> {
           SyncExecutionTarget<String> target = SyncExecutionTarget.of("a", String.class, attempt -> {
             throw new AssertionError("must not be called");
@@ -343,7 +346,7 @@ class ZeoCoreExecutionAutoConfigurationTests {
   private ApplicationContextRunner recordingEventsOf(String policy, String attemptTimeout, String attemptTargets) {
     return contextRunner.withUserConfiguration(RecordingListener.class).withPropertyValues(
         P + policy + ".total-timeout=10s", P + policy + ".attempt-timeout=" + attemptTimeout,
-        P + policy + ".attempt-targets=" + attemptTargets);
+        P + policy + ".attempt-targets=" + attemptTargets, P + policy + ".targets=call-time");
   }
 
   private static void assertFailure(ApplicationContextRunner runner, String... expected) {

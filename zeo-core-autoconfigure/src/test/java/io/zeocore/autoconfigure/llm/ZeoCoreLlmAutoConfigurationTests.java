@@ -112,7 +112,8 @@ class ZeoCoreLlmAutoConfigurationTests {
               "zeocore.llm.ollama.model=qwen3:latest",
               "zeocore.execution.policies.summarize.total-timeout=10s",
               "zeocore.execution.policies.summarize.attempt-timeout=5s",
-              "zeocore.execution.policies.summarize.attempt-targets=ollama-local")
+              "zeocore.execution.policies.summarize.attempt-targets=ollama-local",
+              "zeocore.execution.policies.summarize.targets=call-time")
           .run(context -> {
             OllamaClient ollama = context.getBean(OllamaClient.class);
             ResilientExecutionResult<String> result = context.getBean(ZeoCoreExecutions.class).run("summarize",

@@ -38,7 +38,8 @@ class ZeoCoreMetricsAutoConfigurationTests {
           ZeoCoreExecutionAutoConfiguration.class, ZeoCoreMetricsAutoConfiguration.class))
       .withPropertyValues("zeocore.execution.policies.lookup.total-timeout=10s",
           "zeocore.execution.policies.lookup.attempt-timeout=5s",
-          "zeocore.execution.policies.lookup.attempt-targets=primary,primary,backup");
+          "zeocore.execution.policies.lookup.attempt-targets=primary,primary,backup",
+          "zeocore.execution.policies.lookup.targets=call-time");
 
   @Test
   void countsEveryAttemptAndTimesEveryRunByPolicyTargetOutcomeAndFailureKind() {

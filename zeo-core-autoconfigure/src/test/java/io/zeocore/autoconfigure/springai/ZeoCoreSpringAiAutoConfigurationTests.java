@@ -7,6 +7,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.observation.ObservationRegistry;
 import io.micrometer.observation.tck.TestObservationRegistry;
 import io.micrometer.observation.tck.TestObservationRegistryAssert;
+import io.zeocore.autoconfigure.execution.InvalidExecutionPolicyPropertyException;
 import io.zeocore.autoconfigure.execution.ZeoCoreExecutionAutoConfiguration;
 import io.zeocore.autoconfigure.metrics.ZeoCoreExecutionMetrics;
 import io.zeocore.autoconfigure.metrics.ZeoCoreMetricsAutoConfiguration;
@@ -126,6 +127,7 @@ class ZeoCoreSpringAiAutoConfigurationTests {
   void aPolicyModelWhosePolicyPlansNoChatTargetStopsStartUpNamingTheProperty() {
     runner("ollama,openai")
         .withPropertyValues("zeocore.execution.policies.other.attempt-targets=somewhere-else",
+            "zeocore.execution.policies.other.targets=call-time",
             "zeocore.spring-ai.models.assistant.policy=other")
         .run(context -> assertThat(context).getFailure().rootCause()
             .hasMessageContaining("zeocore.spring-ai.models.assistant.policy")
@@ -240,8 +242,23 @@ class ZeoCoreSpringAiAutoConfigurationTests {
   }
 
   @Test
+  void aPlanNamingAChatTargetThatDoesNotExistStopsStartUpWithTheNearestChatTarget() {
+    runner("ollama,opanai").run(context -> {
+      assertThat(context).hasFailed();
+      assertThat(context.getStartupFailure()).rootCause()
+          .isInstanceOfSatisfying(InvalidExecutionPolicyPropertyException.class, invalid -> {
+            assertThat(invalid.property()).isEqualTo("zeocore.execution.policies.summarize.attempt-targets");
+            assertThat(invalid.rule()).startsWith("no registered target has the id 'opanai'; did you mean 'openai'? "
+                + "(registered: ollama, openai)");
+          });
+    });
+  }
+
+  @Test
   void switchedOffItRegistersNothing() {
-    runner("ollama").withPropertyValues("zeocore.spring-ai.enabled=false")
+    // without its chat targets the application would pass its own to each run
+    runner("ollama").withPropertyValues("zeocore.spring-ai.enabled=false",
+            "zeocore.execution.policies.summarize.targets=call-time")
         .run(context -> {
           assertThat(context).hasNotFailed();
           assertThat(context.getBean(TargetRegistry.class).ids()).isEmpty();

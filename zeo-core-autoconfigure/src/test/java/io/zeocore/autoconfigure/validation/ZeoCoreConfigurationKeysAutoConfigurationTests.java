@@ -1,19 +1,32 @@
 package io.zeocore.autoconfigure.validation;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.zeocore.autoconfigure.connections.ZeoCoreConnectionsAutoConfiguration;
 import io.zeocore.autoconfigure.execution.ZeoCoreExecutionAutoConfiguration;
 import io.zeocore.autoconfigure.llm.ZeoCoreLlmAutoConfiguration;
 import io.zeocore.autoconfigure.subprocess.ZeoCoreSubprocessAutoConfiguration;
+import io.zeocore.execution.ExecutionPolicies;
+import io.zeocore.execution.ZeoCoreExecutions;
 import java.nio.file.Path;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Configuration;
 
+@ExtendWith(OutputCaptureExtension.class)
 class ZeoCoreConfigurationKeysAutoConfigurationTests {
 
   private static final String POLICY = "zeocore.execution.policies.summarize.";
@@ -78,7 +91,7 @@ class ZeoCoreConfigurationKeysAutoConfigurationTests {
   void everyKnownKindOfKeyIsAccepted() {
     contextRunner.withPropertyValues("zeocore.execution.enabled=true",
         "zeocore.execution.configs.default.total-timeout=10s", "zeocore.execution.configs.default.attempt-timeout=5s",
-        POLICY + "attempt-targets[0]=local", POLICY + "attempt-targets[1]=remote", POLICY + "backoff=100ms", POLICY + "retryable-failures=transient",
+        POLICY + "targets=call-time", POLICY + "attempt-targets[0]=local", POLICY + "attempt-targets[1]=remote", POLICY + "backoff=100ms", POLICY + "retryable-failures=transient",
         "zeocore.subprocess.providers.local.argv=/bin/true", "zeocore.subprocess.providers.local.exit-codes.75=transient",
         "zeocore.llm.ollama.model=qwen3", "zeocore.llm.ollama.maxresponsesize=1MB", "zeocore.metrics.enabled=true", "zeocore.validation.unknown-keys=true")
         .run(context -> assertThat(context).hasNotFailed());
@@ -96,6 +109,75 @@ class ZeoCoreConfigurationKeysAutoConfigurationTests {
               "Rule: expected one of timeout, transient, rate-limit, malformed-response").doesNotContain("TRANSIENT");
         });
   }
+
+  @Test
+  void aZeoCoreSystemPropertyOfTheBuildDoesNotStopStartUpAndIsNamedInOneInfoLine(CapturedOutput output) {
+    contextRunner.withSystemProperties("zeocore.version=0.1.0-SNAPSHOT", "zeocore.executon.x=1")
+        .withPropertyValues("zeocore.metrics.enabled=true").run(context -> {
+          assertThat(context).hasNotFailed();
+          assertThat(output).containsOnlyOnce("Ignoring JVM system properties that are not ZeoCore configuration "
+              + "keys: zeocore.executon, zeocore.version");
+        });
+  }
+
+  @Test
+  void aKnownKeySetAsASystemPropertyStillApplies() {
+    contextRunner.withSystemProperties("zeocore.execution.enabled=false")
+        .run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(ZeoCoreExecutions.class));
+  }
+
+  @Test
+  void aTypoInTheApplicationsPropertiesStillStopsStartUpBesideASystemProperty() {
+    contextRunner.withSystemProperties("zeocore.version=0.1.0-SNAPSHOT")
+        .withPropertyValues(POLICY + "total-timeout=10s", POLICY + "atempt-timeout=5s")
+        .run(context -> assertThat(unknownKeys(context).keys()).extracting(UnknownConfigurationKeysException.UnknownKey::key)
+            .containsExactly(POLICY + "atempt-timeout"));
+  }
+
+  @Test
+  void aSpringApplicationStartsWithTheSystemPropertyAndStopsOnATypoInItsConfigFile() {
+    String previous = System.setProperty("zeocore.version", "0.1.0-SNAPSHOT");
+    try {
+      try (ConfigurableApplicationContext context = application()
+          .run("--spring.config.location=classpath:/configuration-keys/valid.properties")) {
+        assertThat(context.getBean(ExecutionPolicies.class).get("summarize").attemptTimeout())
+            .hasSeconds(5);
+      }
+      assertThatThrownBy(() -> application()
+          .run("--spring.config.location=classpath:/configuration-keys/typo.properties"))
+          .isInstanceOfSatisfying(UnknownConfigurationKeysException.class, failure -> {
+            assertThat(failure.keys()).singleElement().satisfies(key -> {
+              assertThat(key.key()).isEqualTo(POLICY + "atempt-timeout");
+              assertThat(key.origin()).contains("typo.properties");
+            });
+          });
+    } finally {
+      if (previous == null) {
+        System.clearProperty("zeocore.version");
+      } else {
+        System.setProperty("zeocore.version", previous);
+      }
+    }
+  }
+
+  @Test
+  void aTypoOnTheCommandLineStillStopsStartUp() {
+    assertThatThrownBy(() -> application().run("--" + POLICY + "atempt-timeout=5s"))
+        .isInstanceOfSatisfying(UnknownConfigurationKeysException.class, failure -> assertThat(failure.keys())
+            .extracting(UnknownConfigurationKeysException.UnknownKey::key).containsExactly(POLICY + "atempt-timeout"));
+  }
+
+  private static SpringApplication application() {
+    SpringApplication application = new SpringApplication(KeysApplication.class);
+    application.setWebApplicationType(WebApplicationType.NONE);
+    application.setDefaultProperties(Map.of("spring.main.banner-mode", "off",
+        POLICY + "attempt-targets", "a", POLICY + "targets", "call-time"));
+    return application;
+  }
+
+  @Configuration(proxyBeanMethods = false)
+  @ImportAutoConfiguration({ZeoCoreConfigurationKeysAutoConfiguration.class, ZeoCoreExecutionAutoConfiguration.class})
+  static class KeysApplication {}
 
   @Test
   void theCheckCanBeSwitchedOff() {

@@ -1,10 +1,13 @@
-package io.zeocore.autoconfigure.validation;
+package io.zeocore.autoconfigure.internal;
 
 import java.util.Collection;
 import org.jspecify.annotations.Nullable;
 
-/** "Did you mean": the candidate nearest to a misspelled key, when it is near enough to be the intended one. */
-final class Suggestions {
+/**
+ * "Did you mean": the candidate nearest to a misspelled key or name, when it is near enough to be the intended one.
+ * Used for configuration keys and for target ids.
+ */
+public final class Suggestions {
 
   private Suggestions() {}
 
@@ -12,7 +15,7 @@ final class Suggestions {
    * The candidate with the smallest edit distance from {@code key}, if that distance is at most a third of the key's
    * last segment (at least 2); ties go to the first candidate.
    */
-  static @Nullable String nearest(String key, Collection<String> candidates) {
+  public static @Nullable String nearest(String key, Collection<String> candidates) {
     String last = key.substring(key.lastIndexOf('.') + 1);
     int allowed = Math.max(2, last.length() / 3);
     String best = null;
@@ -31,7 +34,7 @@ final class Suggestions {
   }
 
   /** Levenshtein distance. */
-  static int distance(String a, String b) {
+  public static int distance(String a, String b) {
     int[] previous = new int[b.length() + 1];
     int[] current = new int[b.length() + 1];
     for (int j = 0; j <= b.length(); j++) {
