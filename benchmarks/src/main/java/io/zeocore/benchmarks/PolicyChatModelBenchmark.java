@@ -11,6 +11,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -38,13 +39,18 @@ public class PolicyChatModelBenchmark extends SuiteSettings {
 
   private final Prompt prompt = new Prompt("Summarize the ticket.");
   private HttpServer server;
+  private ExecutorService serverThreads;
   private OllamaChatModel model;
   private PolicyChatModel plan;
 
   @Setup
   public void setUp() throws IOException {
+    // the JDK server writes headers and body separately: without TCP_NODELAY, Nagle and the client's delayed ACK add
+    // about 40 ms to every exchange, which would hide everything else
+    System.setProperty("sun.net.httpserver.nodelay", "true");
     server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 64);
-    server.setExecutor(Executors.newFixedThreadPool(2));
+    serverThreads = Executors.newFixedThreadPool(2);
+    server.setExecutor(serverThreads);
     server.createContext("/api/chat", exchange -> {
       exchange.getRequestBody().readAllBytes();
       exchange.getResponseHeaders().set("Content-Type", "application/json");
@@ -74,6 +80,7 @@ public class PolicyChatModelBenchmark extends SuiteSettings {
   @TearDown
   public void tearDown() {
     server.stop(0);
+    serverThreads.shutdownNow();
   }
 
   @Benchmark
