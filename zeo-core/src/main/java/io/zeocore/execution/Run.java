@@ -125,9 +125,10 @@ final class Run<T, X extends ExecutionTarget<T>> {
     long elapsed = elapsedNanos();
     long remaining = totalNanos - elapsed;
     if (remaining <= 0) {
-      FailureKind kind = attempts.isEmpty() ? FailureKind.TIMEOUT : attempts.get(attempts.size() - 1).failureKind();
+      AttemptRecord last = attempts.isEmpty() ? null : attempts.get(attempts.size() - 1);
+      FailureKind kind = last == null ? FailureKind.TIMEOUT : last.failureKind();
       return new Stop<>(finish(ResilientExecutionResult.terminal(ExecutionOutcome.EXHAUSTED, attempts, kind,
-          kind.machineCode(), Duration.ofNanos(elapsed))));
+          last == null ? kind.machineCode() : last.machineCode(), Duration.ofNanos(elapsed))));
     }
     if (cancelled.getAsBoolean()) {
       return new Stop<>(cancelled(elapsed));
@@ -217,7 +218,7 @@ final class Run<T, X extends ExecutionTarget<T>> {
     X target = targets.get(attempt.context().targetId());
     record(new AttemptRecord(n, target.targetId(), target.executionMode(), Duration.ofNanos(attempt.startedNanos()),
         Duration.ofNanos(ended), attempt.context().timeout(), failure.dispatchStarted(), AttemptOutcome.FAILED,
-        failure.kind(), failure.kind().machineCode(), Duration.ofNanos(Math.max(delay, 0))));
+        failure.kind(), failure.machineCode(), Duration.ofNanos(Math.max(delay, 0))));
     if (log.isDebugEnabled()) {
       log.debug("ZeoCore policy '{}' attempt {} on target '{}' failed: {} (dispatch started: {}, thrown: {})",
           policy.name(), n, target.targetId(), failure.kind().wireValue(), failure.dispatchStarted(),
@@ -230,7 +231,7 @@ final class Run<T, X extends ExecutionTarget<T>> {
       ExecutionOutcome outcome = policy.isRetryable(failure.kind())
           ? ExecutionOutcome.EXHAUSTED : nonRetryableOutcome(failure.kind());
       return new AfterFailure<>(finish(ResilientExecutionResult.terminal(outcome, attempts, failure.kind(),
-          failure.kind().machineCode(), Duration.ofNanos(ended))), -1);
+          failure.machineCode(), Duration.ofNanos(ended))), -1);
     }
     return new AfterFailure<>(null, delay);
   }
