@@ -1,6 +1,7 @@
 package io.zeocore.execution;
 
 import io.zeocore.JsonMilliseconds;
+import java.io.Serializable;
 import java.time.Duration;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
@@ -21,6 +22,8 @@ import org.jspecify.annotations.Nullable;
  * @param failureKind the normalized kind of a failed attempt, {@code null} for a success
  * @param machineCode the kind's {@code ZEO_EXEC_*} code, {@code null} for a success
  * @param backoffBeforeNext the delay actually scheduled after this attempt, zero when none was
+ *
+ * <p>Serializable, so that an {@link ExecutionFailedException} that carries records can be.
  */
 public record AttemptRecord(
     int attemptNumber,
@@ -33,7 +36,7 @@ public record AttemptRecord(
     AttemptOutcome outcome,
     @Nullable FailureKind failureKind,
     @Nullable String machineCode,
-    @JsonMilliseconds Duration backoffBeforeNext) {
+    @JsonMilliseconds Duration backoffBeforeNext) implements Serializable {
 
   public AttemptRecord {
     if (attemptNumber < 1) {

@@ -451,7 +451,7 @@ public final class ResilientRunner {
     Objects.requireNonNull(policy, "policy");
     Objects.requireNonNull(targets, "targets");
     List<AttemptListener> runListeners = listeners;
-    String executionId = listeners.isEmpty() && listener == null ? null : ExecutionIds.next();
+    String executionId = ExecutionIds.next();
     for (int i = 0; i < listeners.size(); i++) {
       AttemptListener shared = listeners.get(i);
       AttemptListener perRun = shared.forRun(policy, executionId);
@@ -468,8 +468,8 @@ public final class ResilientRunner {
       }
       runListeners.add(listener.forRun(policy, executionId));
     }
-    return new Run<>(policy, targets, cancellation != null ? cancellation : CancellationToken.never(), clock, jitter,
-        classifier, runListeners);
+    return new Run<>(policy, targets, cancellation != null ? cancellation : CancellationToken.never(), executionId,
+        clock, jitter, classifier, runListeners);
   }
 
   /** Configures a {@link ResilientRunner}. */
