@@ -12,7 +12,7 @@ import org.jspecify.annotations.Nullable;
  * {@code ZeoCore execution exec-3f1c… ended exhausted: timeout (ZEO_EXEC_TIMEOUT) after 2 attempts}.
  *
  * <p>With Spring MVC or WebFlux on the class path the starter maps it to an RFC 9457 {@code ProblemDetail}; see
- * the README ("Results as exceptions") for the status of each outcome.
+ * the README ("A result as an exception, and as a {@code ProblemDetail}") for the status of each outcome.
  */
 public final class ExecutionFailedException extends RuntimeException {
 
