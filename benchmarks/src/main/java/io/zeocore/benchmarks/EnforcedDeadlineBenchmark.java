@@ -2,6 +2,9 @@ package io.zeocore.benchmarks;
 
 import static io.zeocore.benchmarks.Contenders.VALUE;
 
+import dev.failsafe.Failsafe;
+import dev.failsafe.FailsafeExecutor;
+import dev.failsafe.Timeout;
 import io.github.resilience4j.timelimiter.TimeLimiter;
 import io.zeocore.execution.DeadlineMode;
 import io.zeocore.execution.ExecutionPolicy;
@@ -12,22 +15,36 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.locks.LockSupport;
 import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.TearDown;
 
 /**
- * The cost of an <em>enforced</em> sync deadline ({@code deadline: enforced}): one successful attempt of a no-op
- * target that ZeoCore runs on a worker (a virtual thread on Java 21+, its bounded pool on 17) while the caller waits
- * with a timeout, against the same shape in Resilience4j, whose synchronous {@code TimeLimiter} waits on a
- * {@code Future} submitted to a pool ({@link Contenders#resilience4jSyncExecutor()}). {@code cooperative} is ZeoCore's
- * default sync path (no hand-off), shown as the floor: the difference is the price of a deadline that does not need
- * the target's cooperation.
+ * The cost of an <em>enforced</em> sync deadline ({@code deadline: enforced}) on a blocking call: one successful
+ * attempt of a target that blocks for {@link #blockMicros} µs ({@code LockSupport.parkNanos}: the thread really
+ * parks; {@code 0} is a call that answers at once), with an attempt timeout of 1 s that is never reached.
+ *
+ * <ul>
+ *   <li>{@code enforcedZeoCore}: ZeoCore runs the call on a worker (a virtual thread on Java 21+, its growing pool of
+ *       daemon threads on 17) while the caller waits with a timeout;</li>
+ *   <li>{@code timeLimitedResilience4j}: Resilience4j's synchronous {@code TimeLimiter} waits on a {@code Future}
+ *       submitted to a pool ({@link Contenders#resilience4jSyncExecutor()}): the same hand-off;</li>
+ *   <li>{@code timeoutFailsafe}: Failsafe's {@code Timeout} with {@code withInterrupt()} (without it Failsafe does
+ *       not stop a blocking call at all): the call runs on the caller's thread and a timer on Failsafe's scheduler
+ *       would interrupt it — cheaper, but a call that ignores the interrupt keeps the caller past the deadline;</li>
+ *   <li>{@code cooperativeZeoCore}: ZeoCore's default sync path (no hand-off, nothing enforced) and {@code direct} (no
+ *       library): the floors.</li>
+ * </ul>
  */
 public class EnforcedDeadlineBenchmark extends SuiteSettings {
 
-  private final SyncExecutionTarget.Invocation<String> syncNoop = context -> VALUE;
-  private final Callable<String> peerSyncNoop = () -> VALUE;
+  @Param({"0", "20"})
+  public long blockMicros;
+
+  private SyncExecutionTarget.Invocation<String> syncCall;
+  private Callable<String> peerCall;
 
   private ResilientRunner runner;
   private ExecutionPolicy cooperative;
@@ -36,28 +53,44 @@ public class EnforcedDeadlineBenchmark extends SuiteSettings {
 
   private TimeLimiter timeLimiter;
   private ExecutorService r4jSyncExecutor;
+  private FailsafeExecutor<String> failsafeTimeout;
+
+  private String block() {
+    if (blockMicros > 0) {
+      LockSupport.parkNanos(blockMicros * 1_000);
+    }
+    return VALUE;
+  }
 
   @Setup
   public void setUp() throws Exception {
+    syncCall = context -> block();
+    peerCall = this::block;
     runner = ResilientRunner.create();
-    cooperative = Contenders.zeoCorePolicy("noop");
+    cooperative = Contenders.zeoCorePolicy("call");
     enforced = cooperative.toBuilder().deadline(DeadlineMode.ENFORCED).build();
-    targets = Map.of("noop", SyncExecutionTarget.of("noop", String.class, syncNoop));
+    targets = Map.of("call", SyncExecutionTarget.of("call", String.class, syncCall));
     timeLimiter = Contenders.resilience4jTimeLimiter();
     r4jSyncExecutor = Contenders.resilience4jSyncExecutor();
+    failsafeTimeout = Failsafe.with(Timeout.<String>builder(Contenders.ATTEMPT_TIMEOUT).withInterrupt().build());
     for (ResilientExecutionResult<String> result : List.of(cooperativeZeoCore(), enforcedZeoCore())) {
       if (!result.succeeded() || !VALUE.equals(result.value())) {
         throw new IllegalStateException("ZeoCore did not succeed: " + result);
       }
     }
-    if (!VALUE.equals(timeLimitedResilience4j())) {
-      throw new IllegalStateException("Resilience4j did not return the value");
+    if (!VALUE.equals(timeLimitedResilience4j()) || !VALUE.equals(timeoutFailsafe())) {
+      throw new IllegalStateException("a peer did not return the value");
     }
   }
 
   @TearDown
   public void tearDown() {
     r4jSyncExecutor.shutdownNow();
+  }
+
+  @Benchmark
+  public String direct() {
+    return block();
   }
 
   @Benchmark
@@ -72,6 +105,11 @@ public class EnforcedDeadlineBenchmark extends SuiteSettings {
 
   @Benchmark
   public String timeLimitedResilience4j() throws Exception {
-    return timeLimiter.executeFutureSupplier(() -> r4jSyncExecutor.submit(peerSyncNoop));
+    return timeLimiter.executeFutureSupplier(() -> r4jSyncExecutor.submit(peerCall));
+  }
+
+  @Benchmark
+  public String timeoutFailsafe() {
+    return failsafeTimeout.get(peerCall::call);
   }
 }

@@ -39,8 +39,9 @@ public interface AttemptListener {
    * Called by the runner as each run begins, before any refusal check: the returned listener receives that run's
    * callbacks. A listener that keeps per-run state returns a fresh instance; the default is this listener itself.
    *
-   * @param executionId the run's id, made by the runner once per run (a random UUID) and given to every listener of
-   *     that run, so that events, observations and log lines of one run carry the same id
+   * @param executionId the run's id, made by the runner once per run ({@code exec-} and a random UUID) and given to
+   *     every listener of that run and to its {@link ResilientExecutionResult#executionId() result}, so that events,
+   *     observations, log lines and the result of one run carry the same id
    */
   default AttemptListener forRun(ExecutionPolicy policy, String executionId) {
     return this;

@@ -2,6 +2,7 @@ package io.zeocore.execution;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.zeocore.JsonMilliseconds;
+import java.io.Serializable;
 import java.time.Duration;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
@@ -24,6 +25,8 @@ import org.jspecify.annotations.Nullable;
  * @param backoffBeforeNext the delay actually scheduled after this attempt, zero when none was
  * @param usage what the attempt's model request used, as its target reported it ({@link AttemptContext#reportUsage}),
  *     or {@code null} when it reported nothing (then absent from JSON)
+ *
+ * <p>Serializable, so that an {@link ExecutionFailedException} that carries records can be.
  */
 public record AttemptRecord(
     int attemptNumber,
@@ -37,7 +40,7 @@ public record AttemptRecord(
     @Nullable FailureKind failureKind,
     @Nullable String machineCode,
     @JsonMilliseconds Duration backoffBeforeNext,
-    @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable ModelUsage usage) {
+    @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable ModelUsage usage) implements Serializable {
 
   /** A record without usage (the original eleven fields). */
   public AttemptRecord(int attemptNumber, String targetId, ExecutionMode executionMode, Duration startedAfter,

@@ -17,10 +17,14 @@ public enum DeadlineMode implements WireValue.Lowercase {
   COOPERATIVE,
 
   /**
-   * The attempt runs on a worker thread (a virtual thread on Java 21 and newer, detected at run time; a bounded pool
-   * of daemon threads on Java 17). The caller waits at most {@code min(attemptTimeout, remaining)}, then interrupts
-   * the worker, records {@link FailureKind#TIMEOUT} and moves on. Interrupting is all Java can do: work that ignores
-   * interrupts is abandoned, not stopped, and may still finish later (its result is discarded). The worker does not
+   * The attempt runs on a worker thread (a virtual thread on Java 21 and newer, detected at run time; on Java 17 a
+   * JVM-wide pool of daemon threads that grows instead of queueing, so abandoned work never delays another attempt).
+   * The caller waits at most {@code min(attemptTimeout, remaining)}, then interrupts the worker, records
+   * {@link FailureKind#TIMEOUT} and moves on. Interrupting is all Java can do: work that ignores interrupts is
+   * abandoned, not stopped, and may still finish later (its result is discarded). A target id with
+   * {@link ResilientRunner.Builder#maxAbandonedPerTarget} abandoned calls still running (default 64) is not started
+   * again until some return: its attempts fail at once {@code TRANSIENT}, {@code dispatchStarted=false},
+   * {@link MachineCodes#NOT_STARTED}, as does an attempt no worker started before its deadline. The worker does not
    * see the caller's thread-locals (transactions, security context, MDC).
    */
   ENFORCED;

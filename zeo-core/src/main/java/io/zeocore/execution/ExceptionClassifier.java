@@ -55,10 +55,24 @@ public interface ExceptionClassifier {
    *       so Spring is not needed on the class path) by HTTP status, like ZeoCore's LLM clients: 429
    *       {@code RATE_LIMIT} with the {@code Retry-After} header (seconds or HTTP date), 401/403
    *       {@code AUTHENTICATION}, 408/504 {@code TIMEOUT}, other 5xx {@code TRANSIENT}, other statuses
-   *       {@code PERMANENT}. Spring's {@code ResourceAccessException} matches through its cause (for example a
-   *       {@code ConnectException});</li>
+   *       {@code PERMANENT}; a 2xx status on such an exception (WebClient's "200 OK …, but response failed") is a
+   *       body that failed, classified by its cause. Spring's {@code ResourceAccessException} matches through its
+   *       cause (for example a {@code ConnectException});</li>
    *   <li>{@link java.util.concurrent.CancellationException} → {@code PERMANENT} (the host's own cancellation is
    *       recognized by the runner before any classifier is asked);</li>
+   *   <li>only when no link matched a rule above: a connection lost after the request may have been sent →
+   *       {@code TRANSIENT} with {@code dispatchStarted=true}. That is a {@link java.net.SocketException} (reset,
+   *       broken pipe, "Unexpected end of file from server"), an {@link java.io.EOFException}, a
+   *       {@link java.nio.channels.ClosedChannelException}, reactor-netty's {@code PrematureCloseException} (inside
+   *       Spring's {@code WebClientRequestException}), Netty's native I/O exception, Apache HttpClient's
+   *       {@code NoHttpResponseException} / {@code ConnectionClosedException} / {@code MalformedChunkCodingException},
+   *       Jetty's {@code EofException} (all by class name), or a plain {@link java.io.IOException} of the JDK's
+   *       HTTP clients for a response that ended early ({@code "HTTP/1.1 header parser received no bytes"}, a short
+   *       fixed-length or chunked body, {@code HttpURLConnection}'s {@code "Premature EOF"}); inside Spring's
+   *       {@code ResourceAccessException} or {@code RestClientException} alike. Every runnable policy is read-only
+   *       or advisory, so such a failure may be retried; a refused connection keeps {@code dispatchStarted=false}
+   *       and a timeout stays {@code TIMEOUT}, whatever wraps them. Other {@code IOException}s (a missing file, a
+   *       Jackson 2 parse error, a TLS failure) are not matched;</li>
    *   <li>anything else → no opinion, hence {@code PERMANENT}.</li>
    * </ul>
    */

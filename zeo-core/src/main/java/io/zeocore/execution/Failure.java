@@ -16,13 +16,31 @@ import org.slf4j.LoggerFactory;
  * @param retryAfter the provider's Retry-After, or {@code null}
  * @param thrownType the class of the exception the target threw, {@code null} when nothing was thrown (a wrong value
  *     type, an enforced timeout)
+ * @param ownCode a machine code other than the kind's ({@link MachineCodes#NOT_STARTED}), or {@code null}
  */
-record Failure(FailureKind kind, boolean dispatchStarted, @Nullable Duration retryAfter, Class<?> thrownType) {
+record Failure(FailureKind kind, boolean dispatchStarted, @Nullable Duration retryAfter, Class<?> thrownType,
+    @Nullable String ownCode) {
 
   private static final Logger log = LoggerFactory.getLogger(ResilientRunner.class);
 
+  /**
+   * An enforced attempt whose target was never called: no worker could take it before its deadline, or its target
+   * already holds the most abandoned workers allowed. {@code TRANSIENT} (another target, or a later attempt, may
+   * run), nothing dispatched, {@link MachineCodes#NOT_STARTED}.
+   */
+  static final Failure NOT_STARTED = new Failure(FailureKind.TRANSIENT, false, null, null, MachineCodes.NOT_STARTED);
+
+  Failure(FailureKind kind, boolean dispatchStarted, @Nullable Duration retryAfter, Class<?> thrownType) {
+    this(kind, dispatchStarted, retryAfter, thrownType, null);
+  }
+
   static Failure of(FailureKind kind) {
     return new Failure(kind, true, null, null);
+  }
+
+  /** The attempt's machine code: its own when it has one ({@link #NOT_STARTED}), else its kind's. */
+  String machineCode() {
+    return ownCode != null ? ownCode : kind.machineCode();
   }
 
   /**

@@ -4,7 +4,8 @@ import java.util.List;
 
 /**
  * The fourteen {@code ZEO_EXEC_*} machine codes of the runner, unchanged from the reference. Nine belong to a
- * {@link FailureKind}; five are refusals produced before any call.
+ * {@link FailureKind}; five are refusals produced before any call. ZeoCore adds one of its own,
+ * {@link #NOT_STARTED}, outside {@link #ALL}.
  */
 public final class MachineCodes {
 
@@ -30,10 +31,20 @@ public final class MachineCodes {
   public static final String RESPONSE_CONTRACT_MISMATCH = "ZEO_EXEC_RESPONSE_CONTRACT_MISMATCH";
 
   /**
-   * ZeoCore's own code, beyond the reference's fourteen: the policy's token budget ({@link ExecutionPolicy#maxTokens})
+   * ZeoCore's own code, not the reference's (so not in {@link #ALL}): the policy's token budget ({@link ExecutionPolicy#maxTokens})
    * was spent before the next attempt, which therefore never started.
    */
   public static final String BUDGET_EXHAUSTED = "ZEO_EXEC_BUDGET_EXHAUSTED";
+
+  /**
+   * ZeoCore's own code, not the reference's (so not in {@link #ALL}): an attempt of a {@link DeadlineMode#ENFORCED}
+   * policy whose target was never called — no worker took it before its deadline (a custom
+   * {@link ResilientRunner.Builder#deadlineWorkers executor} that was busy), or its target id already had the most
+   * abandoned attempts allowed still running ({@link ResilientRunner.Builder#maxAbandonedPerTarget}). Its kind is
+   * {@link FailureKind#TRANSIENT} with {@code dispatchStarted=false}: the provider was not reached, and another target
+   * or a later attempt may run. A run that ends on it carries it as its terminal code.
+   */
+  public static final String NOT_STARTED = "ZEO_EXEC_NOT_STARTED";
 
   /** All fourteen codes of the reference, the nine failure codes first in {@link FailureKind} order. */
   public static final List<String> ALL = List.of(TIMEOUT, TRANSIENT, RATE_LIMIT, MALFORMED_RESPONSE, VALIDATION,

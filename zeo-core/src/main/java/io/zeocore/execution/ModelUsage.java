@@ -1,6 +1,7 @@
 package io.zeocore.execution;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import java.io.Serializable;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -16,7 +17,7 @@ import org.jspecify.annotations.Nullable;
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record ModelUsage(@Nullable String provider, @Nullable String requestModel, @Nullable String responseModel,
-    @Nullable Long inputTokens, @Nullable Long outputTokens) {
+    @Nullable Long inputTokens, @Nullable Long outputTokens) implements Serializable {
 
   public ModelUsage {
     if (inputTokens != null && inputTokens < 0) {

@@ -24,6 +24,10 @@ import org.jspecify.annotations.Nullable;
  * @param refusedTargetId for a configuration refusal about one planned target ({@code ZEO_EXEC_TARGET_UNAVAILABLE},
  *     {@code ZEO_EXEC_NESTED_RETRIES}, {@code ZEO_EXEC_SIMULATION_NOT_ALLOWED}), that target's id (for example the id
  *     no target was given for); {@code null} otherwise. Ids are configuration, never provider text
+ * @param executionId the run's execution id ({@code exec-} and a random UUID), the same as in its
+ *     {@link AttemptListener#forRun listeners}' events, its observations' {@code execution.id} and the MDC's
+ *     {@code zeocore.execution.id}; every result a {@link ResilientRunner} returns has one, refusals included.
+ *     {@code null} only for a result built by hand without one
  * @param <T> the response type
  */
 public record ResilientExecutionResult<T>(
@@ -35,13 +39,23 @@ public record ResilientExecutionResult<T>(
     @Nullable FailureKind failureKind,
     String machineCode,
     @JsonMilliseconds Duration totalElapsed,
-    String refusedTargetId) {
+    @Nullable String refusedTargetId,
+    @Nullable String executionId) {
 
-  /** A result that is not about one refused target (the original eight fields). */
+  /** A result that is not about one refused target and has no execution id (the original eight fields). */
   public ResilientExecutionResult(ExecutionOutcome outcome, T value, List<AttemptRecord> attempts,
       String selectedTargetId, ExecutionMode executionMode, FailureKind failureKind, String machineCode,
       Duration totalElapsed) {
-    this(outcome, value, attempts, selectedTargetId, executionMode, failureKind, machineCode, totalElapsed, null);
+    this(outcome, value, attempts, selectedTargetId, executionMode, failureKind, machineCode, totalElapsed, null,
+        null);
+  }
+
+  /** A result without an execution id (the nine fields before execution ids). */
+  public ResilientExecutionResult(ExecutionOutcome outcome, T value, List<AttemptRecord> attempts,
+      String selectedTargetId, ExecutionMode executionMode, FailureKind failureKind, String machineCode,
+      Duration totalElapsed, String refusedTargetId) {
+    this(outcome, value, attempts, selectedTargetId, executionMode, failureKind, machineCode, totalElapsed,
+        refusedTargetId, null);
   }
 
   public ResilientExecutionResult {
@@ -94,17 +108,36 @@ public record ResilientExecutionResult<T>(
     return Optional.ofNullable(value);
   }
 
+  /**
+   * The value of a successful run; for any other outcome an {@link ExecutionFailedException} carrying this result's
+   * outcome, failure kind, machine code, execution id and attempt records (never a value or provider text). For a
+   * Spring MVC or WebFlux controller the starter maps that exception to a {@code ProblemDetail}.
+   *
+   * @throws ExecutionFailedException when the outcome is not {@link ExecutionOutcome#SUCCEEDED}
+   */
+  public T orElseThrow() {
+    if (outcome != ExecutionOutcome.SUCCEEDED) {
+      throw new ExecutionFailedException(this);
+    }
+    return value;
+  }
+
+  /** The run's execution id, if it has one (every result a {@link ResilientRunner} returns does). */
+  public Optional<String> executionIdIfAny() {
+    return Optional.ofNullable(executionId);
+  }
+
   /** A result that carries no value. */
   static <T> ResilientExecutionResult<T> terminal(ExecutionOutcome outcome, List<AttemptRecord> attempts,
-      FailureKind failureKind, String machineCode, Duration totalElapsed) {
+      FailureKind failureKind, String machineCode, Duration totalElapsed, String executionId) {
     return new ResilientExecutionResult<>(outcome, null, attempts, null, ExecutionMode.NONE, failureKind, machineCode,
-        totalElapsed, null);
+        totalElapsed, null, executionId);
   }
 
   /** A configuration refusal, about {@code targetId} when it is not {@code null}. */
-  static <T> ResilientExecutionResult<T> refused(String machineCode, String targetId) {
+  static <T> ResilientExecutionResult<T> refused(String machineCode, String targetId, String executionId) {
     return new ResilientExecutionResult<>(ExecutionOutcome.REFUSED, null, List.of(), null, ExecutionMode.NONE, null,
-        machineCode, Duration.ZERO, targetId);
+        machineCode, Duration.ZERO, targetId, executionId);
   }
 
   /** The planned target a configuration refusal is about, if any. */
@@ -115,7 +148,8 @@ public record ResilientExecutionResult<T>(
   @Override
   public String toString() {
     // the value is deliberately left out: results are logged, values may hold provider text
-    return "ResilientExecutionResult[outcome=" + outcome + ", selectedTargetId=" + selectedTargetId
+    return "ResilientExecutionResult[" + (executionId != null ? "executionId=" + executionId + ", " : "")
+        + "outcome=" + outcome + ", selectedTargetId=" + selectedTargetId
         + ", executionMode=" + executionMode + ", failureKind=" + failureKind + ", machineCode=" + machineCode
         + (refusedTargetId != null ? ", refusedTargetId=" + refusedTargetId : "")
         + ", attempts=" + attempts.size() + ", totalElapsed=" + totalElapsed + "]";

@@ -8,19 +8,23 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 import org.jspecify.annotations.Nullable;
 
@@ -51,7 +55,10 @@ import org.jspecify.annotations.Nullable;
  * {@link AttemptContext#timeout()} and must apply it). A policy with {@link DeadlineMode#ENFORCED} runs each sync
  * attempt on a worker thread instead: the caller waits at most the attempt's timeout, interrupts the worker and records
  * {@code TIMEOUT}; work that ignores the interrupt is abandoned and may still finish (its result is discarded).
- * Interrupting the calling thread ends a sync run {@code CANCELLED} with the attempts so far and leaves the interrupt
+ * Abandoned work never delays another attempt (see {@link Builder#deadlineWorkers}); an attempt whose target could not
+ * be started — no worker took it before its deadline, or its target id has {@link Builder#maxAbandonedPerTarget}
+ * abandoned calls still running — is not called and fails {@code TRANSIENT} with {@code dispatchStarted=false} and
+ * {@link MachineCodes#NOT_STARTED}, never as a provider timeout. Interrupting the calling thread ends a sync run {@code CANCELLED} with the attempts so far and leaves the interrupt
  * flag set. {@link #runAsync} enforces the
  * attempt timeout: when it expires the attempt's future is cancelled (work it started is abandoned, not stopped) and
  * the attempt is {@code TIMEOUT}. Async timers and backoff run on one shared scheduler thread, never on a sleeping
@@ -76,7 +83,11 @@ public final class ResilientRunner {
   private final ScheduledExecutorService scheduler;
   private final ExceptionClassifier classifier;
   private final ExecutorService deadlineWorkers;
+  private final int maxAbandonedPerTarget;
   private final List<AttemptListener> listeners;
+
+  /** {@link Builder#maxAbandonedPerTarget}'s default. */
+  public static final int DEFAULT_MAX_ABANDONED_PER_TARGET = 64;
 
   private ResilientRunner(Builder builder) {
     this.clock = builder.clock;
@@ -85,6 +96,7 @@ public final class ResilientRunner {
     this.scheduler = builder.scheduler != null ? builder.scheduler : SharedScheduler.INSTANCE;
     this.classifier = builder.classifier;
     this.deadlineWorkers = builder.deadlineWorkers;
+    this.maxAbandonedPerTarget = builder.maxAbandonedPerTarget;
     this.listeners = List.copyOf(builder.listeners);
   }
 
@@ -102,6 +114,7 @@ public final class ResilientRunner {
     Builder builder = new Builder().clock(clock).sleeper(sleeper).jitter(jitter).exceptionClassifier(classifier);
     builder.scheduler = scheduler == SharedScheduler.INSTANCE ? null : scheduler;
     builder.deadlineWorkers = deadlineWorkers;
+    builder.maxAbandonedPerTarget = maxAbandonedPerTarget;
     builder.listeners.addAll(listeners);
     return builder;
   }
@@ -166,6 +179,8 @@ public final class ResilientRunner {
         failure = Failure.of(FailureKind.MALFORMED_RESPONSE);
       } catch (DeadlineExpired expired) {
         failure = Failure.of(FailureKind.TIMEOUT);
+      } catch (NotStarted notStarted) {
+        failure = Failure.NOT_STARTED;
       } catch (InterruptedException interrupted) {
         thread.interrupt();
         failure = Failure.of(FailureKind.CANCELLED);
@@ -192,31 +207,71 @@ public final class ResilientRunner {
     }
   }
 
+  /** The enforced attempt's target was never called ({@link MachineCodes#NOT_STARTED}). No stack trace. */
+  private static final class NotStarted extends Exception {
+
+    private static final long serialVersionUID = 1L;
+
+    NotStarted() {
+      super(null, null, false, false);
+    }
+  }
+
   /**
    * Runs one attempt on a worker and waits at most {@code context.timeout()} of real time for it, in slices of at most
-   * the policy's cancellation poll so that the host's token is observed. On expiry the worker is interrupted and
-   * abandoned ({@link DeadlineExpired}); on the host's cancellation or an interrupt of the caller the worker is
-   * interrupted too. A target's exception is rethrown as it was thrown; an {@link Error} too.
+   * the policy's cancellation poll so that the host's token is observed.
+   *
+   * <ul>
+   *   <li>When the target's id already has {@link Builder#maxAbandonedPerTarget} abandoned calls still running, or the
+   *       workers reject the task, the target is not called ({@link NotStarted}).</li>
+   *   <li>On expiry: a call that a worker had not yet started never starts ({@link NotStarted}); a running call is
+   *       interrupted and abandoned ({@link DeadlineExpired}) and counts against its target id until it returns.</li>
+   *   <li>On the host's cancellation or an interrupt of the caller, the worker is interrupted (and abandoned) too.</li>
+   * </ul>
+   * A target's exception is rethrown as it was thrown; an {@link Error} too.
    */
   private <T> T invokeEnforced(Run<T, ?> run, SyncExecutionTarget<T> target, AttemptContext context, long pollNanos)
       throws Exception {
+    AbandonedCalls abandoned = AbandonedCalls.of(target.targetId());
+    if (abandoned.running() >= maxAbandonedPerTarget) {
+      throw new NotStarted();
+    }
     ExecutorService workers = deadlineWorkers != null ? deadlineWorkers : DeadlineWorkers.INSTANCE;
     SyncExecutionTarget.Invocation<T> invocation = target.invocation();
-    Future<T> future = workers.submit(() -> run.callScoped(context, invocation::invoke));
+    EnforcedCall<T> call = new EnforcedCall<>(() -> run.callScoped(context, invocation::invoke), abandoned);
+    Future<T> future;
+    try {
+      future = workers.submit(call);
+    } catch (RejectedExecutionException rejected) {
+      throw new NotStarted();
+    }
     long waitUntil = System.nanoTime() + SaturatingDurations.toNanos(context.timeout());
     try {
       while (true) {
         long left = waitUntil - System.nanoTime();
         if (left <= 0) {
-          if (future.cancel(true) || !future.isDone()) {
-            throw new DeadlineExpired();
+          if (future.isDone()) {
+            return future.get(); // it finished as the deadline passed: keep its answer
           }
-          return future.get(); // it finished as the deadline passed: keep its answer
+          switch (call.abandon()) {
+            case EnforcedCall.NEVER_STARTED -> {
+              future.cancel(false);
+              throw new NotStarted();
+            }
+            case EnforcedCall.ABANDONED -> {
+              future.cancel(true);
+              throw new DeadlineExpired();
+            }
+            default -> {
+              return future.get(); // it returned between the two checks: keep its answer
+            }
+          }
         }
         try {
           return future.get(Math.min(left, pollNanos), TimeUnit.NANOSECONDS);
         } catch (TimeoutException notYet) {
           if (context.cancellation().isCancelled()) {
+            call.abandon();
             future.cancel(true);
             throw new CancellationException("cancelled by the host");
           }
@@ -232,8 +287,96 @@ public final class ResilientRunner {
       }
       throw cause instanceof Exception exception ? exception : failed;
     } catch (InterruptedException interrupted) {
+      call.abandon();
       future.cancel(true);
       throw interrupted;
+    }
+  }
+
+  /**
+   * One enforced call handed to a worker, with the state that tells a call that never started from one that was
+   * abandoned while running: the worker moves it from {@code NEW} to {@code RUNNING} before calling the target (and
+   * does not call it when the caller got there first), the caller from {@code NEW} to {@code NEVER_STARTED} or from
+   * {@code RUNNING} to {@code ABANDONED} when it stops waiting. An abandoned call counts in its target's
+   * {@link AbandonedCalls} until it returns.
+   */
+  private static final class EnforcedCall<T> extends AtomicInteger implements Callable<T> {
+
+    private static final long serialVersionUID = 1L;
+
+    static final int NEW = 0;
+    static final int RUNNING = 1;
+    static final int RETURNED = 2;
+    static final int NEVER_STARTED = 3;
+    static final int ABANDONED = 4;
+
+    private final transient Callable<T> body;
+    private final transient AbandonedCalls abandoned;
+
+    EnforcedCall(Callable<T> body, AbandonedCalls abandoned) {
+      this.body = body;
+      this.abandoned = abandoned;
+    }
+
+    @Override
+    public T call() throws Exception {
+      if (!compareAndSet(NEW, RUNNING)) {
+        throw new CancellationException("the caller stopped waiting before the call started");
+      }
+      try {
+        return body.call();
+      } finally {
+        if (!compareAndSet(RUNNING, RETURNED)) {
+          abandoned.returned(); // abandoned while it ran: it no longer holds its target's worker
+        }
+      }
+    }
+
+    /** The caller stops waiting: {@link #NEVER_STARTED}, {@link #ABANDONED} or {@link #RETURNED}. */
+    int abandon() {
+      if (compareAndSet(NEW, NEVER_STARTED)) {
+        return NEVER_STARTED;
+      }
+      if (compareAndSet(RUNNING, ABANDONED)) {
+        abandoned.abandoned();
+        return ABANDONED;
+      }
+      return get();
+    }
+  }
+
+  /**
+   * The abandoned enforced calls of one target id that are still running, across the JVM: work that ignored its
+   * interrupt and keeps its worker until it returns. Counted per target id, so that a hanging target can hold at most
+   * {@link Builder#maxAbandonedPerTarget} workers and never those of another target or policy.
+   */
+  static final class AbandonedCalls {
+
+    private static final ConcurrentHashMap<String, AbandonedCalls> BY_TARGET = new ConcurrentHashMap<>();
+
+    private final AtomicInteger running = new AtomicInteger();
+
+    static AbandonedCalls of(String targetId) {
+      AbandonedCalls calls = BY_TARGET.get(targetId);
+      return calls != null ? calls : BY_TARGET.computeIfAbsent(targetId, id -> new AbandonedCalls());
+    }
+
+    /** How many abandoned calls of {@code targetId} still run. */
+    static int running(String targetId) {
+      AbandonedCalls calls = BY_TARGET.get(targetId);
+      return calls != null ? calls.running() : 0;
+    }
+
+    int running() {
+      return running.get();
+    }
+
+    void abandoned() {
+      running.incrementAndGet();
+    }
+
+    void returned() {
+      running.decrementAndGet();
     }
   }
 
@@ -308,7 +451,7 @@ public final class ResilientRunner {
     Objects.requireNonNull(policy, "policy");
     Objects.requireNonNull(targets, "targets");
     List<AttemptListener> runListeners = listeners;
-    String executionId = listeners.isEmpty() && listener == null ? null : ExecutionIds.next();
+    String executionId = ExecutionIds.next();
     for (int i = 0; i < listeners.size(); i++) {
       AttemptListener shared = listeners.get(i);
       AttemptListener perRun = shared.forRun(policy, executionId);
@@ -325,8 +468,8 @@ public final class ResilientRunner {
       }
       runListeners.add(listener.forRun(policy, executionId));
     }
-    return new Run<>(policy, targets, cancellation != null ? cancellation : CancellationToken.never(), clock, jitter,
-        classifier, runListeners);
+    return new Run<>(policy, targets, cancellation != null ? cancellation : CancellationToken.never(), executionId,
+        clock, jitter, classifier, runListeners);
   }
 
   /** Configures a {@link ResilientRunner}. */
@@ -338,6 +481,7 @@ public final class ResilientRunner {
     private ScheduledExecutorService scheduler;
     private ExceptionClassifier classifier = ExceptionClassifier.defaults();
     private ExecutorService deadlineWorkers;
+    private int maxAbandonedPerTarget = DEFAULT_MAX_ABANDONED_PER_TARGET;
     private final List<AttemptListener> listeners = new ArrayList<>();
 
     private Builder() {}
@@ -354,12 +498,33 @@ public final class ResilientRunner {
 
     /**
      * The workers of {@link DeadlineMode#ENFORCED} sync attempts. Default: a new virtual thread per attempt on Java 21
-     * and newer (detected at run time), otherwise one JVM-wide pool of at most {@code max(16, 4 × processors)} daemon
-     * threads whose queue is unbounded: while every worker is stuck on abandoned work, new attempts wait in the queue
-     * and their waiting counts against their timeout. The runner never shuts a custom executor down.
+     * and newer (detected at run time), otherwise one JVM-wide pool of daemon threads that grows by one thread for
+     * each attempt no idle worker can take (idle workers end after 30 s): an attempt never waits behind another
+     * one's work, abandoned or not. Platform threads are bounded by the callers waiting (one worker each) plus the
+     * abandoned calls, at most {@link #maxAbandonedPerTarget} per target id. A custom executor may queue: an attempt
+     * that no worker started before its deadline is not called at all and fails with
+     * {@link MachineCodes#NOT_STARTED}; one it rejects fails the same way at once. The runner never shuts a custom
+     * executor down.
      */
     public Builder deadlineWorkers(ExecutorService workers) {
       this.deadlineWorkers = Objects.requireNonNull(workers, "workers");
+      return this;
+    }
+
+    /**
+     * How many abandoned calls of one target id (enforced attempts that outlived their deadline and ignore the
+     * interrupt) may still be running in the JVM before this runner stops starting that target: further enforced
+     * attempts of it fail at once with {@link MachineCodes#NOT_STARTED} ({@code TRANSIENT},
+     * {@code dispatchStarted=false}, the target not called), so the plan's next target runs, until some of that
+     * work returns. Attempts of other targets are never affected. Default {@value #DEFAULT_MAX_ABANDONED_PER_TARGET}.
+     *
+     * @throws IllegalArgumentException when {@code max < 1}
+     */
+    public Builder maxAbandonedPerTarget(int max) {
+      if (max < 1) {
+        throw new IllegalArgumentException("maxAbandonedPerTarget must be at least 1");
+      }
+      this.maxAbandonedPerTarget = max;
       return this;
     }
 
@@ -403,7 +568,8 @@ public final class ResilientRunner {
 
   /**
    * The default workers of enforced sync attempts: {@code Executors.newVirtualThreadPerTaskExecutor()} when the JVM
-   * has it (Java 21+, looked up reflectively because the code is compiled for Java 17), else a bounded daemon pool.
+   * has it (Java 21+, looked up reflectively because the code is compiled for Java 17), else a pool of daemon threads
+   * that grows instead of queueing.
    */
   private static final class DeadlineWorkers {
 
@@ -414,11 +580,10 @@ public final class ResilientRunner {
         Method virtual = Executors.class.getMethod("newVirtualThreadPerTaskExecutor");
         return (ExecutorService) virtual.invoke(null);
       } catch (ReflectiveOperationException | RuntimeException beforeJava21) {
-        int threads = Math.max(16, 4 * Runtime.getRuntime().availableProcessors());
-        ThreadPoolExecutor pool = new ThreadPoolExecutor(threads, threads, 30, TimeUnit.SECONDS,
-            new LinkedBlockingQueue<>(), new NumberedDaemonThreads("zeocore-deadline-worker-"));
-        pool.allowCoreThreadTimeOut(true);
-        return pool;
+        // no queue: an attempt that finds no idle worker gets a new one, so abandoned work never delays another
+        // attempt; what bounds the threads is the callers waiting and Builder.maxAbandonedPerTarget
+        return new ThreadPoolExecutor(0, Integer.MAX_VALUE, 30, TimeUnit.SECONDS, new SynchronousQueue<>(),
+            new NumberedDaemonThreads("zeocore-deadline-worker-"));
       }
     }
   }

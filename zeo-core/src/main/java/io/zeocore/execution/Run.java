@@ -22,6 +22,8 @@ final class Run<T, X extends ExecutionTarget<T>> {
   final ExecutionPolicy policy;
   final Map<String, X> targets;
   final CancellationToken token;
+  /** The run's id: in its result, its listeners' events and observations, the MDC. */
+  final String executionId;
   private final MonotonicClock clock;
   private final JitterSource jitter;
   private final ExceptionClassifier classifier;
@@ -31,11 +33,12 @@ final class Run<T, X extends ExecutionTarget<T>> {
   private final List<AttemptRecord> attempts;
   private long start;
 
-  Run(ExecutionPolicy policy, Map<String, X> targets, CancellationToken token, MonotonicClock clock,
-      JitterSource jitter, ExceptionClassifier classifier, List<AttemptListener> listeners) {
+  Run(ExecutionPolicy policy, Map<String, X> targets, CancellationToken token, String executionId,
+      MonotonicClock clock, JitterSource jitter, ExceptionClassifier classifier, List<AttemptListener> listeners) {
     this.policy = policy;
     this.targets = targets;
     this.token = token;
+    this.executionId = executionId;
     this.clock = clock;
     this.jitter = jitter;
     this.classifier = classifier;
@@ -88,7 +91,7 @@ final class Run<T, X extends ExecutionTarget<T>> {
     } else {
       log.warn("ZeoCore policy '{}' refused before any call: {}", policy.name(), refusal.machineCode());
     }
-    return finish(ResilientExecutionResult.refused(refusal.machineCode(), refusal.targetId()));
+    return finish(ResilientExecutionResult.refused(refusal.machineCode(), refusal.targetId(), executionId));
   }
 
   /** Classifies what the target of the current attempt threw; see {@link Failure#classify}. */
@@ -107,7 +110,7 @@ final class Run<T, X extends ExecutionTarget<T>> {
 
   ResilientExecutionResult<T> cancelled(long elapsedNanos) {
     return finish(ResilientExecutionResult.terminal(ExecutionOutcome.CANCELLED, attempts, null,
-        MachineCodes.CANCELLED, SaturatingDurations.ofNanosAtLeastZero(elapsedNanos)));
+        MachineCodes.CANCELLED, SaturatingDurations.ofNanosAtLeastZero(elapsedNanos), executionId));
   }
 
   /** The tokens the run's attempts reported so far. */
@@ -134,22 +137,23 @@ final class Run<T, X extends ExecutionTarget<T>> {
     long elapsed = elapsedNanos();
     long remaining = totalNanos - elapsed;
     if (remaining <= 0) {
-      FailureKind kind = attempts.isEmpty() ? FailureKind.TIMEOUT : attempts.get(attempts.size() - 1).failureKind();
+      AttemptRecord last = attempts.isEmpty() ? null : attempts.get(attempts.size() - 1);
+      FailureKind kind = last == null ? FailureKind.TIMEOUT : last.failureKind();
       return new Stop<>(finish(ResilientExecutionResult.terminal(ExecutionOutcome.EXHAUSTED, attempts, kind,
-          kind.machineCode(), Duration.ofNanos(elapsed))));
+          last == null ? kind.machineCode() : last.machineCode(), Duration.ofNanos(elapsed), executionId)));
     }
     if (cancelled.getAsBoolean()) {
       return new Stop<>(cancelled(elapsed));
     }
     if (policy.maxTokens() != null && tokensSpent() >= policy.maxTokens()) {
       return new Stop<>(finish(ResilientExecutionResult.terminal(ExecutionOutcome.EXHAUSTED, attempts, null,
-          MachineCodes.BUDGET_EXHAUSTED, Duration.ofNanos(elapsed))));
+          MachineCodes.BUDGET_EXHAUSTED, Duration.ofNanos(elapsed), executionId)));
     }
     String targetId = policy.attemptTargets().get(n - 1);
     FailureKind preflight = targets.get(targetId).preflightFailure();
     if (preflight != null) {
       return new Stop<>(finish(ResilientExecutionResult.terminal(nonRetryableOutcome(preflight), attempts, preflight,
-          preflight.machineCode(), Duration.ofNanos(elapsed))));
+          preflight.machineCode(), Duration.ofNanos(elapsed), executionId)));
     }
     long timeout = Math.min(attemptNanos, remaining);
     long started = elapsed; // the gate's reading: one clock read per attempt instead of two
@@ -212,7 +216,7 @@ final class Run<T, X extends ExecutionTarget<T>> {
         Duration.ofNanos(attempt.startedNanos()), Duration.ofNanos(ended), attempt.context().timeout(), true,
         AttemptOutcome.SUCCEEDED, null, null, Duration.ZERO, attempt.context().usage()));
     return finish(new ResilientExecutionResult<>(ExecutionOutcome.SUCCEEDED, value, attempts, target.targetId(),
-        target.executionMode(), null, null, Duration.ofNanos(ended)));
+        target.executionMode(), null, null, Duration.ofNanos(ended), null, executionId));
   }
 
   /** The outcome of a failed attempt: either the run ends, or the next position runs after {@code delayNanos}. */
@@ -230,7 +234,7 @@ final class Run<T, X extends ExecutionTarget<T>> {
     X target = targets.get(attempt.context().targetId());
     record(new AttemptRecord(n, target.targetId(), target.executionMode(), Duration.ofNanos(attempt.startedNanos()),
         Duration.ofNanos(ended), attempt.context().timeout(), failure.dispatchStarted(), AttemptOutcome.FAILED,
-        failure.kind(), failure.kind().machineCode(), Duration.ofNanos(Math.max(delay, 0)),
+        failure.kind(), failure.machineCode(), Duration.ofNanos(Math.max(delay, 0)),
         attempt.context().usage()));
     if (log.isDebugEnabled()) {
       log.debug("ZeoCore policy '{}' attempt {} on target '{}' failed: {} (dispatch started: {}, thrown: {})",
@@ -244,7 +248,7 @@ final class Run<T, X extends ExecutionTarget<T>> {
       ExecutionOutcome outcome = policy.isRetryable(failure.kind())
           ? ExecutionOutcome.EXHAUSTED : nonRetryableOutcome(failure.kind());
       return new AfterFailure<>(finish(ResilientExecutionResult.terminal(outcome, attempts, failure.kind(),
-          failure.kind().machineCode(), Duration.ofNanos(ended))), -1);
+          failure.machineCode(), Duration.ofNanos(ended), executionId)), -1);
     }
     return new AfterFailure<>(null, delay);
   }

@@ -139,8 +139,8 @@ class TargetScopeTest {
     }
 
     assertThat(idsByRun.get("first")).hasSize(3).isEqualTo(idsByRun.get("second"));
-    assertThat(idsByRun.get("first")).allSatisfy(id -> assertThat(java.util.UUID.fromString(id).version())
-        .isEqualTo(4));
+    assertThat(idsByRun.get("first")).allSatisfy(id -> assertThat(
+        java.util.UUID.fromString(id.substring("exec-".length())).version()).isEqualTo(4));
   }
 
   private static AttemptListener idCollector(String name, Map<String, Set<String>> idsByRun) {

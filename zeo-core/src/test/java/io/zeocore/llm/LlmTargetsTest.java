@@ -12,6 +12,7 @@ import io.zeocore.execution.AttemptError;
 import io.zeocore.execution.AttemptOutcome;
 import io.zeocore.execution.AttemptRecord;
 import io.zeocore.execution.CancellationToken;
+import io.zeocore.execution.ClosingHttpServer;
 import io.zeocore.execution.ExecutionOutcome;
 import io.zeocore.execution.ExecutionPolicy;
 import io.zeocore.execution.FailureKind;
@@ -201,6 +202,31 @@ class LlmTargetsTest {
     assertThat(refused.dispatchStarted()).isFalse();
     assertThat(result.attempts().get(1).outcome()).isEqualTo(AttemptOutcome.SUCCEEDED);
     assertThat(server.requests()).hasSize(1);
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @org.junit.jupiter.params.provider.EnumSource(ClosingHttpServer.Failure.class)
+  void aConnectionLostAfterTheRequestWasSentIsTransientAfterDispatchForBothClients(ClosingHttpServer.Failure failure)
+      throws Exception {
+    server.replies(openAiReply("from the fallback"));
+    try (ClosingHttpServer closing = new ClosingHttpServer(failure)) {
+      URI base = URI.create(closing.baseUrl());
+      ResilientExecutionResult<String> result = runner().runSync(
+          policy("ollama-local", "openai-lost", "openai-api").build(), Map.of(
+              "ollama-local", LlmTargets.chatTarget("ollama-local", ollama(base, GENEROUS), MESSAGES),
+              "openai-lost", LlmTargets.chatTarget("openai-lost",
+                  new OpenAiClient(base, "sk-test", "gpt-4o", GENEROUS, null), MESSAGES),
+              "openai-api", LlmTargets.chatTarget("openai-api",
+                  new OpenAiClient(server.baseUrl(), "sk-test", "gpt-4o", GENEROUS, null), MESSAGES)));
+
+      assertThat(result.outcome()).isEqualTo(ExecutionOutcome.SUCCEEDED);
+      assertThat(result.selectedTargetId()).isEqualTo("openai-api");
+      assertThat(result.attempts().subList(0, 2)).allSatisfy(lost -> {
+        assertThat(lost.failureKind()).isEqualTo(FailureKind.TRANSIENT);
+        assertThat(lost.dispatchStarted()).isTrue();
+      });
+      assertThat(closing.requestsRead()).isEqualTo(2);
+    }
   }
 
   @Test

@@ -10,15 +10,16 @@ import org.springframework.ai.chat.model.ChatResponse;
 
 /**
  * What a {@link PolicyChatModel} answer says about the run that produced it, in the {@link ChatResponse}'s metadata
- * under {@value #METADATA_KEY}: the policy, the target that answered, the outcome and every attempt record (ids, kinds,
- * codes and timings only; never provider text).
+ * under {@value #METADATA_KEY}: the policy, the run's execution id, the target that answered, the outcome and every
+ * attempt record (ids, kinds, codes, timings and reported usage only; never provider text).
  *
  * @param policy the policy's name
+ * @param executionId the run's execution id, as in its events, observations and log lines
  * @param selectedTargetId the target that answered
  * @param outcome the run's outcome ({@code SUCCEEDED} for an answer)
  * @param attempts every attempt of the run, in call order
  */
-public record PlanEvidence(String policy, String selectedTargetId, ExecutionOutcome outcome,
+public record PlanEvidence(String policy, String executionId, String selectedTargetId, ExecutionOutcome outcome,
     List<AttemptRecord> attempts) {
 
   /** The metadata key of a {@link PolicyChatModel} answer's evidence. */
@@ -26,6 +27,7 @@ public record PlanEvidence(String policy, String selectedTargetId, ExecutionOutc
 
   public PlanEvidence {
     Objects.requireNonNull(policy, "policy");
+    Objects.requireNonNull(executionId, "executionId");
     Objects.requireNonNull(selectedTargetId, "selectedTargetId");
     Objects.requireNonNull(outcome, "outcome");
     attempts = List.copyOf(attempts);
@@ -33,8 +35,8 @@ public record PlanEvidence(String policy, String selectedTargetId, ExecutionOutc
 
   /** The evidence of a successful run of {@code policy}. */
   static PlanEvidence of(String policy, ResilientExecutionResult<?> result) {
-    return new PlanEvidence(policy, Objects.requireNonNull(result.selectedTargetId(), "selectedTargetId"),
-        result.outcome(), result.attempts());
+    return new PlanEvidence(policy, Objects.requireNonNull(result.executionId(), "executionId"),
+        Objects.requireNonNull(result.selectedTargetId(), "selectedTargetId"), result.outcome(), result.attempts());
   }
 
   /** The evidence of {@code response}, when a {@link PolicyChatModel} produced it. */

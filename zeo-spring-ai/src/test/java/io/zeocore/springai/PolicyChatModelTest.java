@@ -98,6 +98,7 @@ class PolicyChatModelTest {
     assertThat(response.getResult().getOutput().getText()).isEqualTo("from openai");
     PlanEvidence evidence = PlanEvidence.of(response).orElseThrow();
     assertThat(evidence.policy()).isEqualTo("ask");
+    assertThat(evidence.executionId()).startsWith("exec-");
     assertThat(evidence.selectedTargetId()).isEqualTo("openai");
     assertThat(evidence.outcome()).isEqualTo(ExecutionOutcome.SUCCEEDED);
     assertThat(evidence.attempts()).extracting(record -> record.targetId() + ":" + record.outcome())
@@ -210,7 +211,9 @@ class PolicyChatModelTest {
     assertThat(failure.failureKind()).isEqualTo(FailureKind.AUTHENTICATION);
     assertThat(failure.machineCode()).isEqualTo(MachineCodes.AUTHENTICATION);
     assertThat(failure.attempts()).hasSize(2);
-    assertThat(failure).hasMessage("policy 'ask' ended failed_safe (ZEO_EXEC_AUTHENTICATION) after 2 attempts");
+    assertThat(failure.executionId()).startsWith("exec-");
+    assertThat(failure).hasMessage("ZeoCore execution " + failure.executionId()
+        + " of policy 'ask' ended failed_safe: authentication (ZEO_EXEC_AUTHENTICATION) after 2 attempts");
     for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
       assertThat(String.valueOf(cause.getMessage())).doesNotContain(CANARY);
     }

@@ -1,0 +1,6 @@
+/**
+ * Results as HTTP answers: a run that did not succeed, thrown as an
+ * {@link io.zeocore.execution.ExecutionFailedException}, becomes an RFC 9457 {@code ProblemDetail} in Spring MVC and
+ * WebFlux applications.
+ */
+package io.zeocore.autoconfigure.web;
