@@ -2,6 +2,7 @@ package io.zeocore.autoconfigure.http;
 
 import io.zeocore.execution.CurrentAttempt;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
@@ -13,10 +14,12 @@ import org.springframework.context.annotation.Configuration;
  * the exchanges made inside a ZeoCore attempt by what is left of it ({@link AttemptTimeoutInterceptor},
  * {@link AttemptTimeoutExchangeFilter}), and leaves every other exchange alone. Each customizer exists when its
  * client's Boot module is on the class path ({@code spring-boot-starter-restclient},
- * {@code spring-boot-starter-webclient}) and backs off when the application declares its own.
+ * {@code spring-boot-starter-webclient}) and backs off when the application declares its own; all are off with
+ * {@code zeocore.execution.http-client-timeouts=false}.
  */
 @AutoConfiguration
 @ConditionalOnClass(CurrentAttempt.class)
+@ConditionalOnBooleanProperty(name = "zeocore.execution.http-client-timeouts", matchIfMissing = true)
 public final class ZeoCoreHttpClientsAutoConfiguration {
 
   @Configuration(proxyBeanMethods = false)

@@ -228,7 +228,7 @@ class AttemptTimeoutsTests {
   }
 
   @Test
-  void eachCustomizerBacksOffWithoutItsClientModuleOrWhenTheApplicationHasItsOwn() {
+  void eachCustomizerBacksOffWithoutItsClientModuleWhenSwitchedOffOrWhenTheApplicationHasItsOwn() {
     new ApplicationContextRunner()
         .withConfiguration(AutoConfigurations.of(ZeoCoreHttpClientsAutoConfiguration.class))
         .run(context -> assertThat(context).hasSingleBean(AttemptTimeoutRestClientCustomizer.class)
@@ -237,6 +237,11 @@ class AttemptTimeoutsTests {
         .withConfiguration(AutoConfigurations.of(ZeoCoreHttpClientsAutoConfiguration.class))
         .withClassLoader(new FilteredClassLoader(org.springframework.boot.restclient.RestClientCustomizer.class,
             reactor.core.publisher.Mono.class))
+        .run(context -> assertThat(context).doesNotHaveBean(AttemptTimeoutRestClientCustomizer.class)
+            .doesNotHaveBean(AttemptTimeoutWebClientCustomizer.class));
+    new ApplicationContextRunner()
+        .withConfiguration(AutoConfigurations.of(ZeoCoreHttpClientsAutoConfiguration.class))
+        .withPropertyValues("zeocore.execution.http-client-timeouts=false")
         .run(context -> assertThat(context).doesNotHaveBean(AttemptTimeoutRestClientCustomizer.class)
             .doesNotHaveBean(AttemptTimeoutWebClientCustomizer.class));
     new ApplicationContextRunner()
