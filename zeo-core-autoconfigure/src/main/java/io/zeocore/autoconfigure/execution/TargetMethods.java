@@ -175,6 +175,7 @@ final class TargetMethods implements BeanDefinitionRegistryPostProcessor {
         arguments[contextIndex] = context;
       }
       Method invocable = AopUtils.selectInvocableMethod(method, bean.getClass());
+      ReflectionUtils.makeAccessible(invocable);
       try {
         return invocable.invoke(bean, arguments);
       } catch (InvocationTargetException thrown) {
