@@ -24,8 +24,9 @@ import org.springframework.http.client.ClientHttpResponse;
  * <ul>
  *   <li>an exchange that would start with nothing left is not sent: it fails at once;</li>
  *   <li>while the request is sent and the response headers are awaited, the deadline interrupts the calling thread.
- *       Spring's {@code JdkClientHttpRequestFactory} (the JDK {@code HttpClient}, Boot's choice when no other HTTP
- *       client library is on the class path) then cancels the exchange at once; the interrupt is cleared before the
+ *       Spring's {@code JdkClientHttpRequestFactory} (the JDK {@code HttpClient}) and
+ *       {@code ReactorClientHttpRequestFactory} (Reactor Netty, which Boot prefers to the JDK client when it is on
+ *       the class path) then cancel the exchange at once; the interrupt is cleared before the
  *       failure is thrown, so the runner does not mistake it for a cancellation of the run. A client whose blocking
  *       I/O ignores interrupts (Apache HttpComponents' classic client, {@code HttpURLConnection}) keeps waiting until
  *       its own timeouts end the call; the exchange then still fails as a timeout. (A host's own interrupt that

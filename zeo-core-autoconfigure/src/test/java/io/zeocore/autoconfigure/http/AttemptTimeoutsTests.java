@@ -113,9 +113,10 @@ class AttemptTimeoutsTests {
   @Configuration(proxyBeanMethods = false)
   static class Application {
 
+    /** The JDK HttpClient (Boot's choice without other client libraries), or Reactor Netty's. */
     @Bean
-    ClientHttpRequestFactoryBuilder<?> jdkHttpClient() {
-      return ClientHttpRequestFactoryBuilder.jdk();
+    ClientHttpRequestFactoryBuilder<?> httpClient(@Value("${test.http-client:jdk}") String client) {
+      return client.equals("reactor") ? ClientHttpRequestFactoryBuilder.reactor() : ClientHttpRequestFactoryBuilder.jdk();
     }
 
     @Bean
@@ -178,6 +179,16 @@ class AttemptTimeoutsTests {
       assertTimedOutAtTheAttemptTimeoutAndFellBack(executions.run("rest", "/stall", String.class));
       // the thread is clean for the next run: a fresh attempt has its own 300 ms
       assertTimedOutAtTheAttemptTimeoutAndFellBack(executions.run("rest", "/stall", String.class));
+    });
+  }
+
+  @Test
+  void aRestClientOnReactorNettyIsBoundedTheSameWay() {
+    application().withPropertyValues("test.http-client=reactor").run(context -> {
+      ZeoCoreExecutions executions = context.getBean(ZeoCoreExecutions.class);
+
+      assertTimedOutAtTheAttemptTimeoutAndFellBack(executions.run("rest", "/stall", String.class));
+      assertTimedOutAtTheAttemptTimeoutAndFellBack(executions.run("rest", "/stall-body", String.class));
     });
   }
 
