@@ -18,7 +18,9 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Every run behaves exactly as {@link ResilientRunner#runSync} / {@link ResilientRunner#runAsync} with the named
  * policy: it returns evidence, never throws for a target's failure, and its timeouts follow the runner's rules
- * (cooperative for sync targets unless the policy's deadline is enforced, enforced for async ones).
+ * (cooperative for sync targets unless the policy's deadline is enforced, enforced for async ones). Registered
+ * {@linkplain NamedTarget#ofAsync async} targets are enforced in both: {@link #runAsync(String, Object, Class)} runs a
+ * plan of them without holding a thread, {@link #run(String, Object, Class)} waits for each at most its timeout.
  *
  * <p>Thread-safe; one instance serves the whole application.
  */
