@@ -50,6 +50,9 @@ class SampleApplicationEndToEndTests {
   @Autowired
   DemoLedger ledger;
 
+  @Autowired
+  StartupGuide guide;
+
   private HttpResponse<String> post(String path, String contentType, String body) throws Exception {
     HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
         .timeout(Duration.ofSeconds(30))
@@ -66,8 +69,13 @@ class SampleApplicationEndToEndTests {
   }
 
   private JsonNode summarize(String policy, String text) throws Exception {
+    return summarize(policy, text, 200);
+  }
+
+  /** The run's evidence, answered with {@code status}: the body is the same JSON whatever the outcome. */
+  private JsonNode summarize(String policy, String text, int status) throws Exception {
     HttpResponse<String> response = post("/api/summaries?policy=" + policy, "text/plain", text);
-    assertThat(response.statusCode()).isEqualTo(200);
+    assertThat(response.statusCode()).as(response.body()).isEqualTo(status);
     return JSON.readTree(response.body());
   }
 
@@ -100,17 +108,17 @@ class SampleApplicationEndToEndTests {
 
   @Test
   void providerFailuresEndWithEvidenceNotExceptions() throws Exception {
-    JsonNode transientFailure = summarize("quick-stats", "please #fail");
+    JsonNode transientFailure = summarize("quick-stats", "please #fail", 503);
     assertThat(transientFailure.path("outcome").asString()).isEqualTo("exhausted");
     assertThat(transientFailure.path("machineCode").asString()).isEqualTo("ZEO_EXEC_TRANSIENT");
     assertThat(transientFailure.path("attempts").size()).isEqualTo(2);
 
-    JsonNode crash = summarize("quick-stats", "please #crash");
+    JsonNode crash = summarize("quick-stats", "please #crash", 502);
     assertThat(crash.path("outcome").asString()).isEqualTo("failed_safe");
     assertThat(crash.path("failureKind").asString()).isEqualTo("permanent");
     assertThat(crash.path("attempts").size()).isEqualTo(1);
 
-    JsonNode hang = summarize("quick-stats", "please #hang");
+    JsonNode hang = summarize("quick-stats", "please #hang", 503);
     assertThat(hang.path("outcome").asString()).isEqualTo("exhausted");
     assertThat(hang.path("failureKind").asString()).isEqualTo("timeout");
     assertThat(texts(hang.path("attempts"), "failureKind")).containsExactly("timeout", "timeout");
@@ -175,6 +183,13 @@ class SampleApplicationEndToEndTests {
         .isEqualTo(400);
     assertThat(get("/api/payments/exec-unknown").statusCode()).isEqualTo(404);
     assertThat(post("/api/payments/exec-unknown/replay", "application/json", "").statusCode()).isEqualTo(404);
+  }
+
+  @Test
+  void startupGuidePrintsThePlansOfTheConfiguredPolicies() {
+    assertThat(guide.lines()).contains(
+        "Policy 'summarize' plans [ollama-local, text-stats], attempts of 20s within 60s, backoff [200ms]",
+        "Policy 'quick-stats' plans [text-stats, text-stats], attempts of 1s within 5s");
   }
 
   @Test

@@ -30,6 +30,14 @@ class SampleSpringAiProfileTests {
   @Autowired
   ChatModel springAiModel;
 
+  @Autowired
+  StartupGuide guide;
+
+  @Test
+  void startupGuidePrintsThePlanOfTheActiveProfile() {
+    assertThat(guide.lines()).anyMatch(line -> line.startsWith("Policy 'summarize' plans [spring-ai-ollama, text-stats]"));
+  }
+
   @Test
   void springAiModelIsPlannedFirstAndFallsBackToTheSubprocessProvider() {
     ResilientExecutionResult<String> result = summaries.summarize("summarize", "Hello ZeoCore through Spring AI");

@@ -165,9 +165,9 @@ final class DefaultExceptionClassifier implements ExceptionClassifier {
     StatusReader reader = STATUS_READERS.get(error.getClass());
     if (reader != StatusReader.NONE) {
       int status = reader.status(error);
-      // a 2xx status on an exception is a response whose body failed (WebClient: "200 OK ..., but response failed"):
-      // its cause decides
-      if (status > 0 && (status < 200 || status > 299)) {
+      // below 400 the status is not the failure: WebClient reports a body that failed after a 200 this way, the
+      // cause (a timeout, a reset) says what happened
+      if (status >= 400) {
         FailureKind kind = FailureKind.ofHttpStatus(status);
         Duration retryAfter = kind == FailureKind.RATE_LIMIT ? parseRetryAfter(reader.retryAfter(error)) : null;
         return new FailureClassification(kind, true, retryAfter);

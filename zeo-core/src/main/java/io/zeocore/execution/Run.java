@@ -178,10 +178,17 @@ final class Run<T, X extends ExecutionTarget<T>> {
   }
 
   /**
-   * Calls the target inside every listener's {@link AttemptListener#targetScope}, opened in listener order on this
-   * thread and closed in reverse when the call returns or throws. Without listeners, just the call.
+   * Calls the target with its attempt {@link CurrentAttempt current} on this thread and inside every listener's
+   * {@link AttemptListener#targetScope}, opened in listener order on this thread and closed in reverse when the call
+   * returns or throws.
    */
   <R> R callScoped(AttemptContext context, TargetCall<R> call) throws Exception {
+    try (AttemptListener.TargetScope current = CurrentAttempt.enter(context)) {
+      return callInListenerScopes(context, call);
+    }
+  }
+
+  private <R> R callInListenerScopes(AttemptContext context, TargetCall<R> call) throws Exception {
     if (listeners.isEmpty()) {
       return call.call(context);
     }

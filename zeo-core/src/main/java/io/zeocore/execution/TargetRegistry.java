@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Targets declared once, by id, so that a policy's plan alone decides which run and in what order: reordering
@@ -98,6 +99,60 @@ public final class TargetRegistry {
       bound.put(id, ((NamedTarget<I, T>) target).bind(input));
     }
     return bound;
+  }
+
+  /**
+   * Whether every planned id that is registered is an {@linkplain NamedTarget#isAsync() async} target (and at least
+   * one is registered): such a plan runs with {@link #bindAsync} and holds no thread while its targets work.
+   */
+  public boolean isAsyncPlan(ExecutionPolicy policy) {
+    boolean any = false;
+    for (String id : policy.attemptTargets()) {
+      NamedTarget<?, ?> target = targets.get(id);
+      if (target != null) {
+        if (!target.isAsync()) {
+          return false;
+        }
+        any = true;
+      }
+    }
+    return any;
+  }
+
+  /**
+   * The async targets of one run of {@code policy} with {@code input}; see {@link #bind}.
+   *
+   * @throws IllegalArgumentException when a planned target takes another input type, returns another response type
+   *     or is synchronous ({@link #isAsyncPlan} is false)
+   */
+  @SuppressWarnings("unchecked")
+  public <I, T> Map<String, AsyncExecutionTarget<T>> bindAsync(ExecutionPolicy policy, I input,
+      Class<T> responseType) {
+    Map<String, AsyncExecutionTarget<T>> bound = new LinkedHashMap<>();
+    for (String id : policy.attemptTargets()) {
+      NamedTarget<?, ?> target = targets.get(id);
+      if (target == null || bound.containsKey(id)) {
+        continue;
+      }
+      check(id, target, input, responseType);
+      if (!target.isAsync()) {
+        throw new IllegalArgumentException("registered target '" + id + "' is synchronous; an async run of policy '"
+            + policy.name() + "' needs every planned target to be async");
+      }
+      bound.put(id, ((NamedTarget<I, T>) target).bindAsync(input));
+    }
+    return bound;
+  }
+
+  private static void check(String id, NamedTarget<?, ?> target, @Nullable Object input, Class<?> responseType) {
+    if (target.responseType() != responseType) {
+      throw new IllegalArgumentException("registered target '" + id + "' returns "
+          + target.responseType().getName() + ", not " + responseType.getName());
+    }
+    if (input != null && !target.inputType().isInstance(input)) {
+      throw new IllegalArgumentException("registered target '" + id + "' takes " + target.inputType().getName()
+          + ", not " + input.getClass().getName());
+    }
   }
 
   @Override

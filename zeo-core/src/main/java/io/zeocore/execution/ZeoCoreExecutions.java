@@ -18,7 +18,9 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Every run behaves exactly as {@link ResilientRunner#runSync} / {@link ResilientRunner#runAsync} with the named
  * policy: it returns evidence, never throws for a target's failure, and its timeouts follow the runner's rules
- * (cooperative for sync targets unless the policy's deadline is enforced, enforced for async ones).
+ * (cooperative for sync targets unless the policy's deadline is enforced, enforced for async ones). Registered
+ * {@linkplain NamedTarget#ofAsync async} targets are enforced in both: {@link #runAsync(String, Object, Class)} runs a
+ * plan of them without holding a thread, {@link #run(String, Object, Class)} waits for each at most its timeout.
  *
  * <p>Thread-safe; one instance serves the whole application.
  */
@@ -100,13 +102,40 @@ public final class ZeoCoreExecutions {
   }
 
   /**
+   * Runs the policy called {@code policyName} asynchronously with the registered targets its plan names, each called
+   * with {@code input}; every one of them must be {@linkplain NamedTarget#ofAsync async}
+   * ({@link TargetRegistry#isAsyncPlan}). No thread waits while a target works; each attempt's stage is cancelled
+   * when its timeout expires, and cancelling the returned future cancels the run (the attempt in flight is cancelled,
+   * the run ends {@code CANCELLED}). A planned id no target is registered under ends the run {@code REFUSED}.
+   *
+   * @throws IllegalArgumentException when no policy has that name, or a planned target takes another input type,
+   *     returns another response type or is synchronous (no target is called)
+   */
+  public <I, T> CompletableFuture<ResilientExecutionResult<T>> runAsync(String policyName, I input,
+      Class<T> responseType) {
+    return runAsync(policyName, input, responseType, null);
+  }
+
+  /**
+   * Runs the policy called {@code policyName} asynchronously with the registered targets, observing
+   * {@code cancellation}; see {@link #runAsync(String, Object, Class)}.
+   *
+   * @param cancellation the host's token, or {@code null} for none
+   */
+  public <I, T> CompletableFuture<ResilientExecutionResult<T>> runAsync(String policyName, I input,
+      Class<T> responseType, @Nullable CancellationToken cancellation) {
+    ExecutionPolicy policy = policies.get(policyName);
+    return runner.runAsync(policy, registry.bindAsync(policy, input, responseType), cancellation);
+  }
+
+  /**
    * Runs the policy called {@code policyName} asynchronously; see {@link ResilientRunner#runAsync}.
    *
    * @throws IllegalArgumentException when no policy has that name (no target is called)
    */
   public <T> CompletableFuture<ResilientExecutionResult<T>> runAsync(String policyName,
       Map<String, AsyncExecutionTarget<T>> targets) {
-    return runAsync(policyName, targets, null);
+    return runAsync(policyName, targets, (CancellationToken) null);
   }
 
   /**
@@ -128,7 +157,7 @@ public final class ZeoCoreExecutions {
    */
   public <T> CompletableFuture<ResilientExecutionResult<T>> runAsync(String policyName,
       List<AsyncExecutionTarget<T>> targets) {
-    return runAsync(policyName, byId(targets), null);
+    return runAsync(policyName, byId(targets), (CancellationToken) null);
   }
 
   /** The policies this instance runs. */

@@ -91,6 +91,18 @@ class ExceptionClassificationTest {
   }
 
   @Test
+  void aResponseExceptionBelow400IsClassifiedByItsCause() {
+    // WebClient reports a body that failed after a 200 as a response exception of status 200
+    org.springframework.web.client.RestClientResponseException bodyFailed =
+        new org.springframework.web.client.RestClientResponseException(CANARY, 200, "OK", null, null, null);
+    bodyFailed.initCause(new java.net.http.HttpTimeoutException("timed out"));
+
+    assertThat(defaults.classify(bodyFailed).kind()).isEqualTo(FailureKind.TIMEOUT);
+    assertThat(defaults.classify(
+        new org.springframework.web.client.RestClientResponseException(CANARY, 200, "OK", null, null, null))).isNull();
+  }
+
+  @Test
   void unknownExceptionsHaveNoDefaultOpinion() {
     assertThat(defaults.classify(new IllegalStateException(CANARY))).isNull();
     assertThat(defaults.classify(new IOException(CANARY))).isNull();

@@ -25,6 +25,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Lazy;
 import org.springframework.core.env.Environment;
 import org.springframework.core.io.ResourceLoader;
@@ -34,7 +35,8 @@ import org.springframework.core.io.ResourceLoader;
  * execution: the {@link ExecutionPolicies} bound from {@code zeocore.execution.*}, the {@link TargetRegistry} of the
  * application's {@link NamedTarget} beans, a shared {@link ResilientRunner} whose runs are all published as events
  * ({@link ExecutionEventPublisher}) and classified by the {@link ExceptionClassifier} bean when there is one, and
- * {@link ZeoCoreExecutions}. Switched off by {@code zeocore.execution.enabled=false}; each bean backs off when the
+ * {@link ZeoCoreExecutions}, with {@link ZeoCoreTarget @ZeoCoreTarget} bean methods registered as targets and, when
+ * reactor-core is on the class path, {@link ZeoCoreReactiveExecutions}. Switched off by {@code zeocore.execution.enabled=false}; each bean backs off when the
  * application defines its own.
  *
  * <p>The policies and the targets they plan are checked eagerly (also under lazy initialization) so that an invalid
@@ -83,6 +85,12 @@ public final class ZeoCoreExecutionAutoConfiguration {
     return runner.build();
   }
 
+  /** The {@link ZeoCoreTarget @ZeoCoreTarget} methods of the application's beans, as {@link NamedTarget} beans. */
+  @Bean
+  static TargetMethods zeoCoreTargetMethods() {
+    return new TargetMethods();
+  }
+
   @Bean
   @ConditionalOnMissingBean
   TargetRegistry zeoCoreTargetRegistry(ObjectProvider<NamedTarget<?, ?>> targets) {
@@ -99,6 +107,18 @@ public final class ZeoCoreExecutionAutoConfiguration {
     checkPlannedTargets(policies, targets, subprocessProviders != null ? subprocessProviders.ids() : Set.of(),
         ExecutionPolicyResolver.plannedTargets(properties), ConfiguredValues.of(environment));
     return new ZeoCoreExecutions(publishing(runner, events), policies, targets);
+  }
+
+  /** The Mono entry point, when reactor-core is on the class path. */
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnClass(name = "reactor.core.publisher.Mono")
+  static class ReactiveExecutions {
+
+    @Bean
+    @ConditionalOnMissingBean
+    ZeoCoreReactiveExecutions zeoCoreReactiveExecutions(ZeoCoreExecutions executions) {
+      return new ZeoCoreReactiveExecutions(executions);
+    }
   }
 
   /**

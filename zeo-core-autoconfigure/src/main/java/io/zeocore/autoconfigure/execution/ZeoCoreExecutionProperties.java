@@ -35,6 +35,12 @@ public class ZeoCoreExecutionProperties {
   private boolean logCorrelation = true;
 
   /**
+   * Whether the RestClient.Builder and WebClient.Builder that Spring Boot makes bound every exchange made inside a
+   * ZeoCore attempt by what is left of that attempt (exchanges outside attempts are left alone).
+   */
+  private boolean httpClientTimeouts = true;
+
+  /**
    * Shared, partial policy settings by name. Policies (and other configs) that do not name a base-config inherit
    * from the config called "default".
    */
@@ -52,6 +58,14 @@ public class ZeoCoreExecutionProperties {
 
   public void setEnabled(boolean enabled) {
     this.enabled = enabled;
+  }
+
+  public boolean isHttpClientTimeouts() {
+    return this.httpClientTimeouts;
+  }
+
+  public void setHttpClientTimeouts(boolean httpClientTimeouts) {
+    this.httpClientTimeouts = httpClientTimeouts;
   }
 
   public boolean isLogCorrelation() {
