@@ -24,11 +24,7 @@ import org.springframework.ai.chat.memory.MessageWindowChatMemory;
 import org.springframework.ai.chat.model.ChatResponse;
 import org.springframework.ai.chat.prompt.ChatOptions;
 import org.springframework.ai.ollama.OllamaChatModel;
-import org.springframework.ai.ollama.api.OllamaApi;
-import org.springframework.ai.ollama.api.OllamaChatOptions;
 import org.springframework.ai.openai.OpenAiChatModel;
-import org.springframework.ai.openai.OpenAiChatOptions;
-import org.springframework.ai.retry.RetryUtils;
 import org.springframework.ai.tool.annotation.Tool;
 import tools.jackson.databind.JsonNode;
 
@@ -46,21 +42,12 @@ class PolicyChatModelTest {
   final LoopbackServer openAiServer = LoopbackServer.forEachTest();
 
   private static OllamaChatModel ollama(URI baseUrl) {
-    return OllamaChatModel.builder()
-        .ollamaApi(OllamaApi.builder().baseUrl(baseUrl.toString())
-            .responseErrorHandler(new AttemptRecordingResponseErrorHandler(RetryUtils.DEFAULT_RESPONSE_ERROR_HANDLER))
-            .build())
-        .options(OllamaChatOptions.builder().model("llama-m").build())
-        .build();
+    return SpringAiModels.ollama(baseUrl, "llama-m");
   }
 
   /** An OpenAI model whose SDK makes one request per call. */
   private static OpenAiChatModel openAi(URI baseUrl) {
-    return OpenAiChatModel.builder()
-        .options(OpenAiChatOptions.builder().baseUrl(baseUrl + "/v1").apiKey("test-key").model("gpt-m").maxRetries(0)
-            .build())
-        .httpClientBuilderCustomizer(new OneCallOpenAiHttpClientCustomizer())
-        .build();
+    return SpringAiModels.openAi(baseUrl, "gpt-m", 0);
   }
 
   private PolicyChatModel assistant(Duration attemptTimeout) {

@@ -49,20 +49,12 @@ class SpringAiTargetsTest {
 
   /** An Ollama model as Spring AI builds it by default: RetryUtils' default template, 10 retries. */
   private static OllamaChatModel ollama(URI baseUrl) {
-    return OllamaChatModel.builder()
-        .ollamaApi(OllamaApi.builder().baseUrl(baseUrl.toString())
-            .responseErrorHandler(new AttemptRecordingResponseErrorHandler(RetryUtils.DEFAULT_RESPONSE_ERROR_HANDLER))
-            .build())
-        .options(OllamaChatOptions.builder().model("m").build())
-        .build();
+    return SpringAiModels.ollama(baseUrl, "m");
   }
 
   /** An OpenAI model with the SDK's default 3 retries and ZeoCore's one-call interceptor. */
   private static OpenAiChatModel openAi(URI baseUrl) {
-    return OpenAiChatModel.builder()
-        .options(OpenAiChatOptions.builder().baseUrl(baseUrl + "/v1").apiKey("test-key").model("m").build())
-        .httpClientBuilderCustomizer(new OneCallOpenAiHttpClientCustomizer())
-        .build();
+    return SpringAiModels.openAi(baseUrl, "m", 3);
   }
 
   /**

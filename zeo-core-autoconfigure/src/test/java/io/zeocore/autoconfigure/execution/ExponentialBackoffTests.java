@@ -1,5 +1,6 @@
 package io.zeocore.autoconfigure.execution;
 
+import static io.zeocore.autoconfigure.execution.PolicyFailureAnalyses.assertFailure;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.zeocore.autoconfigure.validation.UnknownConfigurationKeysException;
@@ -8,7 +9,6 @@ import io.zeocore.execution.ExecutionPolicies;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 /**
@@ -139,12 +139,4 @@ class ExponentialBackoffTests {
         });
   }
 
-  private static void assertFailure(ApplicationContextRunner runner, String... expected) {
-    runner.run(context -> {
-      assertThat(context).hasFailed();
-      FailureAnalysis analysis = new InvalidExecutionPolicyFailureAnalyzer().analyze(context.getStartupFailure());
-      assertThat(analysis).as("failure analysis of %s", context.getStartupFailure()).isNotNull();
-      assertThat(analysis.getDescription()).contains(expected);
-    });
-  }
 }

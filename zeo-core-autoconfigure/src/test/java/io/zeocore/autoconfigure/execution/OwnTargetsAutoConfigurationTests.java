@@ -1,5 +1,6 @@
 package io.zeocore.autoconfigure.execution;
 
+import static io.zeocore.autoconfigure.execution.PolicyFailureAnalyses.assertFailure;
 import io.zeocore.execution.ExecutionPolicies;
 import io.zeocore.execution.ZeoCoreExecutions;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -27,7 +28,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -236,14 +236,6 @@ class OwnTargetsAutoConfigurationTests {
         });
   }
 
-  private static void assertFailure(ApplicationContextRunner runner, String... expected) {
-    runner.run(context -> {
-      assertThat(context).hasFailed();
-      FailureAnalysis analysis = new InvalidExecutionPolicyFailureAnalyzer().analyze(context.getStartupFailure());
-      assertThat(analysis).as("failure analysis of %s", context.getStartupFailure()).isNotNull();
-      assertThat(analysis.getDescription()).contains(expected);
-    });
-  }
 
   @Configuration(proxyBeanMethods = false)
   static class RateLimitingClassifier {
