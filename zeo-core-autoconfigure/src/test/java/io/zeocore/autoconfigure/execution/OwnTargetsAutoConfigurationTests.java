@@ -1,8 +1,8 @@
 package io.zeocore.autoconfigure.execution;
 
-import static io.zeocore.autoconfigure.execution.PolicyFailureAnalyses.assertFailure;
 import io.zeocore.execution.ExecutionPolicies;
 import io.zeocore.execution.ZeoCoreExecutions;
+import static io.zeocore.autoconfigure.execution.PolicyFailureAnalyses.assertFailure;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.MeterRegistry;

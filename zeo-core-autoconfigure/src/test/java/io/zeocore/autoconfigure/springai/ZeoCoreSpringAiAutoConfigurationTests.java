@@ -7,6 +7,8 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.observation.ObservationRegistry;
 import io.micrometer.observation.tck.TestObservationRegistry;
 import io.micrometer.observation.tck.TestObservationRegistryAssert;
+import io.zeocore.autoconfigure.execution.AttemptRecordedEvent;
+import io.zeocore.autoconfigure.execution.ExecutionCompletedEvent;
 import io.zeocore.autoconfigure.execution.InvalidExecutionPolicyPropertyException;
 import io.zeocore.autoconfigure.execution.ZeoCoreExecutionAutoConfiguration;
 import io.zeocore.autoconfigure.metrics.ZeoCoreExecutionMetrics;
@@ -26,8 +28,11 @@ import io.zeocore.springai.PlanEvidence;
 import io.zeocore.springai.PolicyChatModel;
 import io.zeocore.springai.SpringAiRetries;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.ai.chat.client.ChatClient;
 import org.springframework.ai.chat.model.ChatResponse;
@@ -40,6 +45,9 @@ import org.springframework.ai.model.tool.autoconfigure.ToolCallingAutoConfigurat
 import org.springframework.ai.retry.autoconfigure.SpringAiRetryAutoConfiguration;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.context.event.EventListener;
 import org.springframework.core.retry.RetryTemplate;
 
 /**
@@ -47,6 +55,7 @@ import org.springframework.core.retry.RetryTemplate;
  * speaking their wire protocols) and Spring AI's retry settings left at their defaults: the models are planned by id
  * from YAML, and every attempt is exactly one HTTP request.
  */
+@ExtendWith(OutputCaptureExtension.class)
 class ZeoCoreSpringAiAutoConfigurationTests {
 
   private static final Prompt PROMPT = new Prompt("Summarize the ticket.");
@@ -121,6 +130,57 @@ class ZeoCoreSpringAiAutoConfigurationTests {
         });
     assertThat(ollama.requests()).hasSize(1);
     assertThat(openAi.requests()).hasSize(1);
+  }
+
+  /** Every ZeoCore event an application would receive. */
+  static final class Received {
+
+    final List<Object> events = new CopyOnWriteArrayList<>();
+
+    @EventListener
+    void on(AttemptRecordedEvent event) {
+      events.add(event);
+    }
+
+    @EventListener
+    void on(ExecutionCompletedEvent event) {
+      events.add(event);
+    }
+  }
+
+  @Test
+  void throughChatClientTokenFiguresReachRecordsAndMetersAndNoProviderTextReachesEventsOrLogs(
+      CapturedOutput output) {
+    ollama.replies(LoopbackServer.status(500, "{\"error\":\"" + CANARY + "\"}"));
+    openAi.replies(LoopbackServer.status(200, "{\"id\":\"chatcmpl-1\",\"object\":\"chat.completion\",\"created\":1,"
+        + "\"model\":\"m\",\"choices\":[{\"index\":0,\"finish_reason\":\"stop\",\"message\":{\"role\":\"assistant\","
+        + "\"content\":\"" + CANARY + " answered\"}}],\"usage\":{\"prompt_tokens\":13,\"completion_tokens\":6,"
+        + "\"total_tokens\":19}}"));
+    SimpleMeterRegistry meters = new SimpleMeterRegistry();
+
+    runner("ollama,openai")
+        .withConfiguration(AutoConfigurations.of(ChatClientAutoConfiguration.class,
+            ZeoCoreMetricsAutoConfiguration.class))
+        .withBean(MeterRegistry.class, () -> meters)
+        .withBean(Received.class, Received::new)
+        .withPropertyValues("zeocore.spring-ai.models.assistant.policy=summarize",
+            "zeocore.spring-ai.models.assistant.primary=true", "logging.level.io.zeocore=debug")
+        .run(context -> {
+          ChatResponse response = context.getBean(ChatClient.Builder.class).build().prompt().user("hi").call()
+              .chatResponse();
+
+          PlanEvidence evidence = PlanEvidence.of(response).orElseThrow();
+          assertThat(evidence.attempts().get(1).usage()).isEqualTo(new ModelUsage("openai", "m", "m", 13L, 6L));
+          assertThat(evidence.toString()).doesNotContain(CANARY);
+          List<Object> events = context.getBean(Received.class).events;
+          assertThat(events).hasSize(3);
+          assertThat(events).allSatisfy(event -> assertThat(event.toString()).doesNotContain(CANARY));
+        });
+    assertThat(meters.get(ZeoCoreExecutionMetrics.TOKENS).tags("target", "openai", "gen_ai.token.type", "input")
+        .summary().totalAmount()).isEqualTo(13);
+    assertThat(meters.get(ZeoCoreExecutionMetrics.TOKENS).tags("target", "openai", "gen_ai.token.type", "output")
+        .summary().totalAmount()).isEqualTo(6);
+    assertThat(output).doesNotContain(CANARY);
   }
 
   @Test
