@@ -6,12 +6,18 @@ import io.zeocore.springai.SpringAiTargets;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 import org.springframework.ai.chat.model.ChatModel;
 import org.springframework.ai.chat.model.ChatResponse;
 import org.springframework.ai.chat.prompt.Prompt;
 import org.springframework.beans.BeansException;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.beans.factory.aot.BeanFactoryInitializationAotContribution;
+import org.springframework.beans.factory.aot.BeanFactoryInitializationAotProcessor;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.beans.factory.config.ConstructorArgumentValues;
+import org.springframework.beans.factory.support.AbstractBeanDefinition;
 import org.springframework.beans.factory.support.BeanDefinitionRegistry;
 import org.springframework.beans.factory.support.BeanDefinitionRegistryPostProcessor;
 import org.springframework.beans.factory.support.RootBeanDefinition;
@@ -26,8 +32,16 @@ import org.springframework.core.env.Environment;
  * Registers one {@link NamedTarget NamedTarget&lt;Prompt, ChatResponse&gt;} bean per chat-model target: those of
  * {@code zeocore.spring-ai.chat-targets}, or, when none is configured, one per {@code ChatModel} bean. The targets join
  * the {@link io.zeocore.execution.TargetRegistry}, so a policy's {@code attempt-targets: [ollama, openai]} plans them.
+ *
+ * <p>Spring AOT: each target's bean definition names a static factory method and its arguments (no instance supplier),
+ * so that the targets registered while an application is processed ahead of time become part of its generated bean
+ * definitions. The registrar itself is left out of them (Spring AOT leaves out every
+ * {@link BeanFactoryInitializationAotProcessor} bean; it contributes nothing else): an application started from the
+ * generated code has its targets already and registers none a second time. As with the conditions of every
+ * auto-configuration, which targets exist is then decided when the application is processed.
  */
-final class SpringAiChatTargetRegistrar implements BeanDefinitionRegistryPostProcessor, EnvironmentAware {
+final class SpringAiChatTargetRegistrar
+    implements BeanDefinitionRegistryPostProcessor, EnvironmentAware, BeanFactoryInitializationAotProcessor {
 
   static final String BEAN_NAME_PREFIX = "zeoCoreSpringAiChatTarget.";
 
@@ -63,19 +77,47 @@ final class SpringAiChatTargetRegistrar implements BeanDefinitionRegistryPostPro
         throw new InvalidConfigurationPropertyValueException(property, model, "name the ChatModel bean to call");
       }
       ExecutionMode mode = target.getExecutionMode() != null ? target.getExecutionMode() : ExecutionMode.LIVE;
-      RootBeanDefinition definition = new RootBeanDefinition(NamedTarget.class);
+      RootBeanDefinition definition = new RootBeanDefinition(ChatTargets.class);
+      definition.setUniqueFactoryMethodName("chatTarget");
+      definition.setAutowireMode(AbstractBeanDefinition.AUTOWIRE_CONSTRUCTOR); // the BeanFactory argument
+      ConstructorArgumentValues arguments = definition.getConstructorArgumentValues();
+      arguments.addIndexedArgumentValue(1, targetId);
+      arguments.addIndexedArgumentValue(2, model);
+      arguments.addIndexedArgumentValue(3, mode);
+      arguments.addIndexedArgumentValue(4, property);
       definition.setTargetType(type);
-      definition.setInstanceSupplier(() -> target((BeanFactory) registry, targetId, model, mode, property));
       registry.registerBeanDefinition(BEAN_NAME_PREFIX + targetId, definition);
     });
   }
 
-  private static NamedTarget<Prompt, ChatResponse> target(BeanFactory beans, String targetId, String model,
-      ExecutionMode mode, String property) {
-    if (!beans.containsBean(model) || !beans.isTypeMatch(model, ChatModel.class)) {
-      throw new InvalidConfigurationPropertyValueException(property, model, "no ChatModel bean has this name");
+  /**
+   * Contributes nothing: the targets' bean definitions are generated with the others. Being an AOT processor keeps
+   * this registrar out of the generated bean definitions (see the class documentation).
+   */
+  @Override
+  public @Nullable BeanFactoryInitializationAotContribution processAheadOfTime(
+      ConfigurableListableBeanFactory beanFactory) {
+    return null;
+  }
+
+  /** The factory of the chat-target beans, named by their bean definitions. */
+  static final class ChatTargets {
+
+    private ChatTargets() {}
+
+    /**
+     * The target {@code targetId}: one call of the {@code ChatModel} bean named {@code model} per attempt, in
+     * {@code mode}.
+     *
+     * @param property the property that named the model, reported when no {@code ChatModel} bean has that name
+     */
+    static NamedTarget<Prompt, ChatResponse> chatTarget(BeanFactory beans, String targetId, String model,
+        ExecutionMode mode, String property) {
+      if (!beans.containsBean(model) || !beans.isTypeMatch(model, ChatModel.class)) {
+        throw new InvalidConfigurationPropertyValueException(property, model, "no ChatModel bean has this name");
+      }
+      return SpringAiTargets.namedChatTarget(targetId, beans.getBean(model, ChatModel.class)).withExecutionMode(mode);
     }
-    return SpringAiTargets.namedChatTarget(targetId, beans.getBean(model, ChatModel.class)).withExecutionMode(mode);
   }
 
   /** "ollamaChatModel" → "ollama", "openAiChatModel" → "openai". */
