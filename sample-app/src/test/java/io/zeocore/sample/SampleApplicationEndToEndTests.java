@@ -1,25 +1,21 @@
 package io.zeocore.sample;
 
+import static io.zeocore.sample.SampleHttp.JSON;
+import static io.zeocore.sample.SampleHttp.texts;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.zeocore.sample.payments.DemoLedger;
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Starts the sample on a random port, as a user would run it, and exercises every endpoint over real HTTP: the read-only
@@ -41,9 +37,6 @@ class SampleApplicationEndToEndTests {
     System.setProperty("sample.data-dir", DATA_DIR.toString());
   }
 
-  private static final JsonMapper JSON = JsonMapper.builder().build();
-  private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-
   @LocalServerPort
   int port;
 
@@ -53,47 +46,16 @@ class SampleApplicationEndToEndTests {
   @Autowired
   StartupGuide guide;
 
-  private HttpResponse<String> post(String path, String contentType, String body) throws Exception {
-    HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
-        .timeout(Duration.ofSeconds(30))
-        .header("Content-Type", contentType)
-        .POST(HttpRequest.BodyPublishers.ofString(body))
-        .build();
-    return http.send(request, HttpResponse.BodyHandlers.ofString());
-  }
+  private SampleHttp sample;
 
-  private HttpResponse<String> get(String path) throws Exception {
-    HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
-        .timeout(Duration.ofSeconds(30)).GET().build();
-    return http.send(request, HttpResponse.BodyHandlers.ofString());
-  }
-
-  private JsonNode summarize(String policy, String text) throws Exception {
-    return summarize(policy, text, 200);
-  }
-
-  /** The run's evidence, answered with {@code status}: the body is the same JSON whatever the outcome. */
-  private JsonNode summarize(String policy, String text, int status) throws Exception {
-    HttpResponse<String> response = post("/api/summaries?policy=" + policy, "text/plain", text);
-    assertThat(response.statusCode()).as(response.body()).isEqualTo(status);
-    return JSON.readTree(response.body());
-  }
-
-  private JsonNode pay(String json) throws Exception {
-    HttpResponse<String> response = post("/api/payments", "application/json", json);
-    assertThat(response.statusCode()).isEqualTo(201);
-    return JSON.readTree(response.body());
-  }
-
-  private static List<String> texts(JsonNode array, String field) {
-    List<String> values = new ArrayList<>();
-    array.forEach(node -> values.add(node.path(field).asString()));
-    return values;
+  @BeforeEach
+  void client() {
+    sample = new SampleHttp(port);
   }
 
   @Test
   void summaryFallsBackFromTheAbsentOllamaToTheSubprocessProvider() throws Exception {
-    JsonNode result = summarize("summarize", "Hello ZeoCore from the end to end test");
+    JsonNode result = sample.summarize("summarize", "Hello ZeoCore from the end to end test");
     assertThat(result.path("outcome").asString()).isEqualTo("succeeded");
     assertThat(result.path("selectedTargetId").asString()).isEqualTo("text-stats");
     assertThat(result.path("executionMode").asString()).isEqualTo("live");
@@ -108,24 +70,24 @@ class SampleApplicationEndToEndTests {
 
   @Test
   void providerFailuresEndWithEvidenceNotExceptions() throws Exception {
-    JsonNode transientFailure = summarize("quick-stats", "please #fail", 503);
+    JsonNode transientFailure = sample.summarize("quick-stats", "please #fail", 503);
     assertThat(transientFailure.path("outcome").asString()).isEqualTo("exhausted");
     assertThat(transientFailure.path("machineCode").asString()).isEqualTo("ZEO_EXEC_TRANSIENT");
     assertThat(transientFailure.path("attempts").size()).isEqualTo(2);
 
-    JsonNode crash = summarize("quick-stats", "please #crash", 502);
+    JsonNode crash = sample.summarize("quick-stats", "please #crash", 502);
     assertThat(crash.path("outcome").asString()).isEqualTo("failed_safe");
     assertThat(crash.path("failureKind").asString()).isEqualTo("permanent");
     assertThat(crash.path("attempts").size()).isEqualTo(1);
 
-    JsonNode hang = summarize("quick-stats", "please #hang", 503);
+    JsonNode hang = sample.summarize("quick-stats", "please #hang", 503);
     assertThat(hang.path("outcome").asString()).isEqualTo("exhausted");
     assertThat(hang.path("failureKind").asString()).isEqualTo("timeout");
     assertThat(texts(hang.path("attempts"), "failureKind")).containsExactly("timeout", "timeout");
     // two 1 s attempts under a 5 s budget, each killed after its 300 ms grace
     assertThat(hang.path("totalElapsedMillis").asLong()).isLessThan(5_000);
 
-    HttpResponse<String> unknownPolicy = post("/api/summaries?policy=nope", "text/plain", "x");
+    HttpResponse<String> unknownPolicy = sample.post("/api/summaries?policy=nope", "text/plain", "x");
     assertThat(unknownPolicy.statusCode()).isEqualTo(400);
     assertThat(unknownPolicy.body()).contains("unknown policy", "summarize", "quick-stats");
   }
@@ -133,11 +95,11 @@ class SampleApplicationEndToEndTests {
   @Test
   void paymentIsDispatchedOnceWithDurableHistoryAndAReplayedAuthorizationNeverDispatchesAgain() throws Exception {
     int before = ledger.dispatchCount();
-    JsonNode outcome = pay("{\"amountCents\":1250,\"reference\":\"inv-1\"}");
+    JsonNode outcome = sample.pay("{\"amountCents\":1250,\"reference\":\"inv-1\"}");
     assertThat(outcome.path("state").asString()).isEqualTo("SUCCEEDED");
     String effectId = outcome.path("effectId").asString();
 
-    JsonNode record = JSON.readTree(get("/api/payments/" + effectId).body());
+    JsonNode record = JSON.readTree(sample.get("/api/payments/" + effectId).body());
     assertThat(record.path("state").asString()).isEqualTo("SUCCEEDED");
     assertThat(texts(record.path("history"), "state"))
         .containsExactly("CREATED", "AUTHORIZATION_VERIFIED", "PREPARED", "DISPATCH_STARTED", "SUCCEEDED");
@@ -145,7 +107,7 @@ class SampleApplicationEndToEndTests {
     assertThat(record.path("receipts").get(0).path("confirmationEvidenceRef").asString())
         .startsWith("zeo-evidence:v1:");
 
-    HttpResponse<String> replay = post("/api/payments/" + effectId + "/replay", "application/json", "");
+    HttpResponse<String> replay = sample.post("/api/payments/" + effectId + "/replay", "application/json", "");
     assertThat(replay.statusCode()).isEqualTo(200);
     // the same authorization again is the idempotent-replay path: the existing execution, no second dispatch
     JsonNode replayed = JSON.readTree(replay.body());
@@ -153,23 +115,23 @@ class SampleApplicationEndToEndTests {
     assertThat(replayed.path("state").asString()).isEqualTo("SUCCEEDED");
     assertThat(replayed.path("refusalReason").isNull()).isTrue();
     assertThat(ledger.dispatchCount()).isEqualTo(before + 1);
-    JsonNode after = JSON.readTree(get("/api/payments/" + effectId).body());
+    JsonNode after = JSON.readTree(sample.get("/api/payments/" + effectId).body());
     assertThat(after.path("history").size()).isEqualTo(5);
     assertThat(after.path("receipts").size()).isEqualTo(1);
   }
 
   @Test
   void declinedPaymentFailsSafeAndALostResponseIsReconciledNotRedispatched() throws Exception {
-    JsonNode declined = pay("{\"amountCents\":99,\"reference\":\"inv-2\",\"simulate\":\"decline\"}");
+    JsonNode declined = sample.pay("{\"amountCents\":99,\"reference\":\"inv-2\",\"simulate\":\"decline\"}");
     assertThat(declined.path("state").asString()).isEqualTo("FAILED_SAFE");
-    JsonNode declinedRecord = JSON.readTree(get("/api/payments/" + declined.path("effectId").asString()).body());
+    JsonNode declinedRecord = JSON.readTree(sample.get("/api/payments/" + declined.path("effectId").asString()).body());
     assertThat(declinedRecord.path("receipts").get(0).path("errorCode").asString()).isEqualTo("REQUEST_REFUSED");
 
     int before = ledger.dispatchCount();
-    JsonNode lost = pay("{\"amountCents\":500,\"reference\":\"inv-3\",\"simulate\":\"lost-response\"}");
+    JsonNode lost = sample.pay("{\"amountCents\":500,\"reference\":\"inv-3\",\"simulate\":\"lost-response\"}");
     assertThat(lost.path("state").asString()).isEqualTo("SUCCEEDED");
     assertThat(ledger.dispatchCount()).isEqualTo(before + 1);
-    JsonNode record = JSON.readTree(get("/api/payments/" + lost.path("effectId").asString()).body());
+    JsonNode record = JSON.readTree(sample.get("/api/payments/" + lost.path("effectId").asString()).body());
     assertThat(texts(record.path("history"), "state")).containsSubsequence("DISPATCH_STARTED", "AMBIGUOUS",
         "SUCCEEDED");
     assertThat(texts(record.path("receipts"), "finalState")).containsExactly("AMBIGUOUS", "SUCCEEDED");
@@ -179,10 +141,10 @@ class SampleApplicationEndToEndTests {
 
   @Test
   void rejectsMalformedPaymentsAndUnknownExecutions() throws Exception {
-    assertThat(post("/api/payments", "application/json", "{\"amountCents\":0,\"reference\":\"x\"}").statusCode())
+    assertThat(sample.post("/api/payments", "application/json", "{\"amountCents\":0,\"reference\":\"x\"}").statusCode())
         .isEqualTo(400);
-    assertThat(get("/api/payments/exec-unknown").statusCode()).isEqualTo(404);
-    assertThat(post("/api/payments/exec-unknown/replay", "application/json", "").statusCode()).isEqualTo(404);
+    assertThat(sample.get("/api/payments/exec-unknown").statusCode()).isEqualTo(404);
+    assertThat(sample.post("/api/payments/exec-unknown/replay", "application/json", "").statusCode()).isEqualTo(404);
   }
 
   @Test
@@ -194,28 +156,28 @@ class SampleApplicationEndToEndTests {
 
   @Test
   void actuatorShowsHealthPoliciesAndMetrics() throws Exception {
-    summarize("summarize", "warm up the metrics");
-    JsonNode health = JSON.readTree(get("/actuator/health").body());
+    sample.summarize("summarize", "warm up the metrics");
+    JsonNode health = JSON.readTree(sample.get("/actuator/health").body());
     assertThat(health.path("status").asString()).isEqualTo("UP");
     assertThat(health.path("components").path("zeocore").path("status").asString()).isEqualTo("UP");
 
-    JsonNode zeocore = JSON.readTree(get("/actuator/zeocore").body());
+    JsonNode zeocore = JSON.readTree(sample.get("/actuator/zeocore").body());
     assertThat(zeocore.toString()).contains("summarize", "quick-stats", "ollama-local", "text-stats");
 
-    HttpResponse<String> attempts = get("/actuator/metrics/zeocore.execution.attempts");
+    HttpResponse<String> attempts = sample.get("/actuator/metrics/zeocore.execution.attempts");
     assertThat(attempts.statusCode()).isEqualTo(200);
     assertThat(attempts.body()).contains("text-stats");
 
-    JsonNode policy = JSON.readTree(get("/actuator/zeocore/summarize").body());
+    JsonNode policy = JSON.readTree(sample.get("/actuator/zeocore/summarize").body());
     assertThat(policy.path("policy").path("attemptTargets").toString()).contains("ollama-local");
     assertThat(policy.path("recentRuns").size()).isPositive();
     assertThat(policy.path("recentRuns").get(0).path("kind").asString()).isEqualTo("run");
     assertThat(policy.path("recentRuns").get(0).path("totalElapsed").isNumber()).isTrue();
-    JsonNode events = JSON.readTree(get("/actuator/zeocore/events").body());
+    JsonNode events = JSON.readTree(sample.get("/actuator/zeocore/events").body());
     assertThat(events.path("capacity").asInt()).isPositive();
     assertThat(events.path("events").toString()).contains("\"policy\":\"summarize\"")
         .doesNotContain("warm up the metrics");
-    assertThat(get("/actuator/zeocore/no-such-policy").statusCode()).isEqualTo(404);
+    assertThat(sample.get("/actuator/zeocore/no-such-policy").statusCode()).isEqualTo(404);
   }
 
   @Test

@@ -1,4 +1,7 @@
-/** ZeoCore's Spring Boot auto-configuration: what spans its packages (runtime hints for AOT and native images). */
+/**
+ * ZeoCore's Spring Boot auto-configuration, one sub-package per integration, and what it registers for Spring AOT and
+ * native images ({@code ZeoCoreRuntimeHints}).
+ */
 @NullMarked
 package io.zeocore.autoconfigure;
 

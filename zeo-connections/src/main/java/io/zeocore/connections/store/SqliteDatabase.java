@@ -18,6 +18,7 @@ import java.util.Set;
 import javax.sql.DataSource;
 import org.sqlite.SQLiteConfig;
 import org.sqlite.SQLiteDataSource;
+import org.sqlite.SQLiteJDBCLoader;
 import org.sqlite.SQLiteOpenMode;
 
 /**
@@ -138,6 +139,18 @@ public final class SqliteDatabase implements AutoCloseable {
       SqlSession.plain(connection).first("PRAGMA foreign_keys", row -> row.getString(1));
     }
     BundledMigrations.shipped(Dialect.SQLITE);
+  }
+
+  /**
+   * The class-path resource of sqlite-jdbc's native library that the store copies and loads on this platform, for
+   * example {@code org/sqlite/native/Linux/x86_64/libsqlitejdbc.so}; empty when sqlite-jdbc's jar has none for it
+   * (sqlite-jdbc's own loading then decides). For build tools that must keep that resource, such as a native image's
+   * resource hints.
+   */
+  public static Optional<String> nativeLibraryResource() {
+    String resource = SqliteNativeLibrary.bundledResource();
+    ClassLoader loader = SQLiteJDBCLoader.class.getClassLoader();
+    return loader != null && loader.getResource(resource) != null ? Optional.of(resource) : Optional.empty();
   }
 
   /** The absolute path of the database file. */

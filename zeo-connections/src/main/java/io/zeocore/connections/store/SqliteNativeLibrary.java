@@ -92,13 +92,22 @@ final class SqliteNativeLibrary {
     return os.contains("linux") || os.contains("mac");
   }
 
+  /**
+   * The class-path resource (no leading slash) of sqlite-jdbc's native library for this platform, the one
+   * {@link #load()} copies, for example {@code org/sqlite/native/Linux/x86_64/libsqlitejdbc.so}; whether the jar has
+   * it is not checked here.
+   */
+  static String bundledResource() {
+    String folder = platformFolder();
+    return (folder != null ? folder : LibraryLoaderUtil.getNativeLibResourcePath()).substring(1) + "/"
+        + LibraryLoaderUtil.getNativeLibName();
+  }
+
   /** The bundled library copied into a new private directory, or {@code null} when there is none to copy. */
   private static Path copyOfBundledLibrary() {
     String name = LibraryLoaderUtil.getNativeLibName();
-    String folder = platformFolder();
-    String resource = (folder != null ? folder : LibraryLoaderUtil.getNativeLibResourcePath()) + "/" + name;
     ClassLoader loader = SQLiteJDBCLoader.class.getClassLoader();
-    URL bundled = loader == null ? null : loader.getResource(resource.substring(1));
+    URL bundled = loader == null ? null : loader.getResource(bundledResource());
     if (bundled == null) {
       return null;
     }

@@ -76,6 +76,15 @@ class SqliteNativeLibraryTest {
     assertThat(SqliteNativeLibrary.platformFolder()).isEqualTo(LibraryLoaderUtil.getNativeLibResourcePath());
   }
 
+  @Test
+  void namesTheBundledLibraryItLoadsAsTheResourceSqliteJdbcWouldExtract() {
+    String expected = LibraryLoaderUtil.getNativeLibResourcePath().substring(1) + "/"
+        + LibraryLoaderUtil.getNativeLibName();
+
+    assertThat(SqliteDatabase.nativeLibraryResource()).contains(expected);
+    assertThat(SqliteNativeLibraryTest.class.getClassLoader().getResource(expected)).isNotNull();
+  }
+
   private Map<String, String> runChild(String... jvmOptions) throws IOException, InterruptedException {
     String java = ProcessHandle.current().info().command().orElse(System.getProperty("java.home") + "/bin/java");
     List<String> command = new ArrayList<>(List.of(java, "-Xshare:auto"));

@@ -11,12 +11,18 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.Locale;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 import org.springframework.ai.chat.model.ChatModel;
 import org.springframework.ai.chat.model.ChatResponse;
 import org.springframework.ai.chat.prompt.Prompt;
 import org.springframework.beans.BeansException;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.beans.factory.aot.BeanFactoryInitializationAotContribution;
+import org.springframework.beans.factory.aot.BeanFactoryInitializationAotProcessor;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.beans.factory.config.ConstructorArgumentValues;
+import org.springframework.beans.factory.support.AbstractBeanDefinition;
 import org.springframework.beans.factory.support.BeanDefinitionRegistry;
 import org.springframework.beans.factory.support.BeanDefinitionRegistryPostProcessor;
 import org.springframework.beans.factory.support.RootBeanDefinition;
@@ -33,8 +39,16 @@ import org.springframework.core.env.Environment;
  * the {@link io.zeocore.execution.TargetRegistry}, so a policy's {@code attempt-targets: [ollama, openai]} plans them.
  * Then one {@link PolicyChatModel} bean per {@code zeocore.spring-ai.models.<name>}, named {@code <name>} (primary when
  * its {@code primary} is set), running its policy over those targets' models.
+ *
+ * <p>Spring AOT: each target's and each policy model's bean definition names a static factory method and its arguments (no instance supplier),
+ * so that the targets registered while an application is processed ahead of time become part of its generated bean
+ * definitions. The registrar itself is left out of them (Spring AOT leaves out every
+ * {@link BeanFactoryInitializationAotProcessor} bean; it contributes nothing else): an application started from the
+ * generated code has its targets already and registers none a second time. As with the conditions of every
+ * auto-configuration, which targets exist is then decided when the application is processed.
  */
-final class SpringAiChatTargetRegistrar implements BeanDefinitionRegistryPostProcessor, EnvironmentAware {
+final class SpringAiChatTargetRegistrar
+    implements BeanDefinitionRegistryPostProcessor, EnvironmentAware, BeanFactoryInitializationAotProcessor {
 
   static final String BEAN_NAME_PREFIX = "zeoCoreSpringAiChatTarget.";
 
@@ -74,53 +88,94 @@ final class SpringAiChatTargetRegistrar implements BeanDefinitionRegistryPostPro
         throw new InvalidConfigurationPropertyValueException(property, model, "name the ChatModel bean to call");
       }
       ExecutionMode mode = target.getExecutionMode() != null ? target.getExecutionMode() : ExecutionMode.LIVE;
-      RootBeanDefinition definition = new RootBeanDefinition(NamedTarget.class);
+      RootBeanDefinition definition = new RootBeanDefinition(ChatTargets.class);
+      definition.setUniqueFactoryMethodName("chatTarget");
+      definition.setAutowireMode(AbstractBeanDefinition.AUTOWIRE_CONSTRUCTOR); // the BeanFactory argument
+      ConstructorArgumentValues arguments = definition.getConstructorArgumentValues();
+      arguments.addIndexedArgumentValue(1, targetId);
+      arguments.addIndexedArgumentValue(2, model);
+      arguments.addIndexedArgumentValue(3, mode);
+      arguments.addIndexedArgumentValue(4, property);
       definition.setTargetType(type);
-      definition.setInstanceSupplier(() -> target((BeanFactory) registry, targetId, model, mode, property));
       registry.registerBeanDefinition(BEAN_NAME_PREFIX + targetId, definition);
     });
     Map<String, ZeoCoreSpringAiProperties.PolicyModel> models = Binder.get(environment)
         .bind("zeocore.spring-ai.models", Bindable.mapOf(String.class, ZeoCoreSpringAiProperties.PolicyModel.class))
         .orElse(Map.of());
+    Map<String, String> modelBeans = new LinkedHashMap<>();
+    targets.forEach((targetId, target) -> modelBeans.put(targetId, target.getModel()));
     models.forEach((name, model) -> {
       String property = "zeocore.spring-ai.models." + name + ".policy";
       String policy = model.getPolicy();
       if (policy == null || policy.isBlank()) {
         throw new InvalidConfigurationPropertyValueException(property, policy, "name the execution policy to run");
       }
-      RootBeanDefinition definition = new RootBeanDefinition(PolicyChatModel.class);
+      RootBeanDefinition definition = new RootBeanDefinition(ChatTargets.class);
+      definition.setUniqueFactoryMethodName("policyModel");
+      definition.setAutowireMode(AbstractBeanDefinition.AUTOWIRE_CONSTRUCTOR); // the BeanFactory argument
+      ConstructorArgumentValues arguments = definition.getConstructorArgumentValues();
+      arguments.addIndexedArgumentValue(1, policy);
+      arguments.addIndexedArgumentValue(2, modelBeans);
+      arguments.addIndexedArgumentValue(3, property);
+      definition.setTargetType(PolicyChatModel.class);
       definition.setPrimary(model.isPrimary());
-      definition.setInstanceSupplier(() -> policyModel((BeanFactory) registry, policy, targets, property));
       registry.registerBeanDefinition(name, definition);
     });
   }
 
-  /** The plan-backed model running {@code policyName} over the chat-model targets its plan names. */
-  private static PolicyChatModel policyModel(BeanFactory beans, String policyName,
-      Map<String, ZeoCoreSpringAiProperties.ChatTarget> targets, String property) {
-    ExecutionPolicy policy = beans.getBean(ExecutionPolicies.class).find(policyName).orElseThrow(() ->
-        new InvalidConfigurationPropertyValueException(property, policyName, "no execution policy has this name"));
-    PolicyChatModel.Builder builder = PolicyChatModel.builder().runner(beans.getBean(ResilientRunner.class))
-        .policy(policy);
-    for (String targetId : new LinkedHashSet<>(policy.attemptTargets())) {
-      ZeoCoreSpringAiProperties.ChatTarget target = targets.get(targetId);
-      if (target == null) {
-        throw new InvalidConfigurationPropertyValueException(property, policyName, "policy '" + policyName
-            + "' plans '" + targetId + "', which is no chat-model target (chat-model targets: "
-            + String.join(", ", targets.keySet()) + ")");
-      }
-      // as for the chat targets: the starter's OneCallOpenAiHttpClientCustomizer makes Spring AI's models one call
-      builder.oneCallModel(targetId, beans.getBean(target.getModel(), ChatModel.class));
-    }
-    return builder.build();
+  /**
+   * Contributes nothing: the targets' bean definitions are generated with the others. Being an AOT processor keeps
+   * this registrar out of the generated bean definitions (see the class documentation).
+   */
+  @Override
+  public @Nullable BeanFactoryInitializationAotContribution processAheadOfTime(
+      ConfigurableListableBeanFactory beanFactory) {
+    return null;
   }
 
-  private static NamedTarget<Prompt, ChatResponse> target(BeanFactory beans, String targetId, String model,
-      ExecutionMode mode, String property) {
-    if (!beans.containsBean(model) || !beans.isTypeMatch(model, ChatModel.class)) {
-      throw new InvalidConfigurationPropertyValueException(property, model, "no ChatModel bean has this name");
+  /** The factory of the chat-target and policy-model beans, named by their bean definitions. */
+  static final class ChatTargets {
+
+    private ChatTargets() {}
+
+    /**
+     * The target {@code targetId}: one call of the {@code ChatModel} bean named {@code model} per attempt, in
+     * {@code mode}.
+     *
+     * @param property the property that named the model, reported when no {@code ChatModel} bean has that name
+     */
+    static NamedTarget<Prompt, ChatResponse> chatTarget(BeanFactory beans, String targetId, String model,
+        ExecutionMode mode, String property) {
+      if (!beans.containsBean(model) || !beans.isTypeMatch(model, ChatModel.class)) {
+        throw new InvalidConfigurationPropertyValueException(property, model, "no ChatModel bean has this name");
+      }
+      return SpringAiTargets.namedChatTarget(targetId, beans.getBean(model, ChatModel.class)).withExecutionMode(mode);
     }
-    return SpringAiTargets.namedChatTarget(targetId, beans.getBean(model, ChatModel.class)).withExecutionMode(mode);
+
+    /**
+     * The policy-backed model running {@code policyName} over the chat models its plan names, by target id
+     * ({@code modelBeans}: target id to {@code ChatModel} bean name).
+     *
+     * @param property the property that named the policy, reported when it cannot run
+     */
+    static PolicyChatModel policyModel(BeanFactory beans, String policyName, Map<String, String> modelBeans,
+        String property) {
+      ExecutionPolicy policy = beans.getBean(ExecutionPolicies.class).find(policyName).orElseThrow(() ->
+          new InvalidConfigurationPropertyValueException(property, policyName, "no execution policy has this name"));
+      PolicyChatModel.Builder builder = PolicyChatModel.builder().runner(beans.getBean(ResilientRunner.class))
+          .policy(policy);
+      for (String targetId : new LinkedHashSet<>(policy.attemptTargets())) {
+        String model = modelBeans.get(targetId);
+        if (model == null) {
+          throw new InvalidConfigurationPropertyValueException(property, policyName, "policy '" + policyName
+              + "' plans '" + targetId + "', which is no chat-model target (chat-model targets: "
+              + String.join(", ", modelBeans.keySet()) + ")");
+        }
+        // as for the chat targets: the starter's OneCallOpenAiHttpClientCustomizer makes Spring AI's models one call
+        builder.oneCallModel(targetId, beans.getBean(model, ChatModel.class));
+      }
+      return builder.build();
+    }
   }
 
   /** "ollamaChatModel" → "ollama", "openAiChatModel" → "openai". */
