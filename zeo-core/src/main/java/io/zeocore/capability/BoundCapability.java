@@ -17,6 +17,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.BooleanSupplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A typed business capability bound to its handler: a name, the {@link EffectKind}s it declares, request and response
@@ -74,8 +75,8 @@ public final class BoundCapability<Req, Res> {
   private final Class<Res> responseType;
   private final List<Guard<? super Req>> guards;
   private final BooleanSupplier availability;
-  private final Handler<? super Req, ? extends Res> handler;
-  private final AsyncHandler<? super Req, ? extends Res> asyncHandler;
+  private final @Nullable Handler<? super Req, ? extends Res> handler;
+  private final @Nullable AsyncHandler<? super Req, ? extends Res> asyncHandler;
 
   private BoundCapability(Builder<Req, Res> builder) {
     if (builder.name == null || builder.name.isBlank()) {
@@ -151,7 +152,8 @@ public final class BoundCapability<Req, Res> {
     }
     CompletableFuture<? extends Res> pending;
     try {
-      CompletionStage<? extends Res> stage = asyncHandler.handle(request, context);
+      AsyncHandler<? super Req, ? extends Res> async = Objects.requireNonNull(asyncHandler, "asyncHandler");
+      CompletionStage<? extends Res> stage = async.handle(request, context);
       if (stage == null) {
         return CapabilityResult.failure(CapabilityOutcome.INVALID_RETURN, true);
       }
@@ -197,7 +199,7 @@ public final class BoundCapability<Req, Res> {
   }
 
   /** Steps 1–3 of the pipeline; {@code null} when the handler may run. */
-  private CapabilityResult<Res> admit(Req request, CapabilityContext context) {
+  private @Nullable CapabilityResult<Res> admit(Req request, CapabilityContext context) {
     if (context.isCancelled()) {
       return CapabilityResult.failure(CapabilityOutcome.CANCELLED, false);
     }
@@ -302,8 +304,8 @@ public final class BoundCapability<Req, Res> {
     private final Set<EffectKind> effects = EnumSet.noneOf(EffectKind.class);
     private final List<Guard<? super Req>> guards = new ArrayList<>();
     private BooleanSupplier availability = () -> true;
-    private Handler<? super Req, ? extends Res> handler;
-    private AsyncHandler<? super Req, ? extends Res> asyncHandler;
+    private @Nullable Handler<? super Req, ? extends Res> handler;
+    private @Nullable AsyncHandler<? super Req, ? extends Res> asyncHandler;
 
     private Builder(String name, Class<Req> requestType, Class<Res> responseType) {
       this.name = name;

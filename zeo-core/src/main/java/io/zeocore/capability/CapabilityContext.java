@@ -5,6 +5,7 @@ import io.zeocore.internal.SaturatingDurations;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What a capability handler may observe about its invocation: the host's cancellation token and an optional deadline.
@@ -19,10 +20,10 @@ public final class CapabilityContext {
   private static final CapabilityContext NONE = new CapabilityContext(CancellationToken.never(), null);
 
   private final CancellationToken cancellation;
-  private final Duration timeout;
+  private final @Nullable Duration timeout;
   private final long deadlineNanos;
 
-  private CapabilityContext(CancellationToken cancellation, Duration timeout) {
+  private CapabilityContext(CancellationToken cancellation, @Nullable Duration timeout) {
     this.cancellation = Objects.requireNonNull(cancellation, "cancellation");
     if (timeout != null && (timeout.isZero() || timeout.isNegative())) {
       throw new IllegalArgumentException("timeout must be a positive duration");

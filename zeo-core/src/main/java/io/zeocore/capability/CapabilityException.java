@@ -1,6 +1,7 @@
 package io.zeocore.capability;
 
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Thrown by a capability handler to report a classified failure, e.g. {@link #integrationFailure(Throwable)} when the
@@ -17,7 +18,7 @@ public final class CapabilityException extends Exception {
    * @param outcome any outcome but {@link CapabilityOutcome#SUCCEEDED}
    * @param cause the underlying failure, or {@code null}
    */
-  public CapabilityException(CapabilityOutcome outcome, Throwable cause) {
+  public CapabilityException(CapabilityOutcome outcome, @Nullable Throwable cause) {
     super(Objects.requireNonNull(outcome, "outcome").wireValue(), cause);
     if (outcome == CapabilityOutcome.SUCCEEDED) {
       throw new IllegalArgumentException("a CapabilityException cannot report success");

@@ -15,7 +15,7 @@ import org.jspecify.annotations.Nullable;
  *     {@code true} for a success
  * @param <R> the response type
  */
-public record CapabilityResult<R>(CapabilityOutcome outcome, R value, boolean handlerStarted) {
+public record CapabilityResult<R>(CapabilityOutcome outcome, @Nullable R value, boolean handlerStarted) {
 
   public CapabilityResult {
     Objects.requireNonNull(outcome, "outcome");

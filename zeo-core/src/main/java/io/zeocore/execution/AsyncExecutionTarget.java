@@ -1,6 +1,7 @@
 package io.zeocore.execution;
 
 import java.util.concurrent.CompletionStage;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A target whose invocation returns a {@link CompletionStage}. The async runner enforces the attempt timeout: when it
@@ -19,7 +20,7 @@ public record AsyncExecutionTarget<T>(
     Invocation<T> invocation,
     ExecutionMode executionMode,
     int internalMaxAttempts,
-    FailureKind preflightFailure) implements ExecutionTarget<T> {
+    @Nullable FailureKind preflightFailure) implements ExecutionTarget<T> {
 
   /** One provider call, started by {@link #invoke} and finished by the returned stage. */
   @FunctionalInterface

@@ -9,6 +9,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BiConsumer;
 import java.util.function.BooleanSupplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The async driver of one {@link Run}: attempts complete through futures, timeouts and backoff slices are timers on the
@@ -21,7 +22,7 @@ final class AsyncRun<T> {
   private final ScheduledExecutorService scheduler;
   private final RunFuture result = new RunFuture();
   private final BooleanSupplier cancelled = this::cancelled;
-  private volatile CompletableFuture<T> inFlight;
+  private volatile @Nullable CompletableFuture<T> inFlight;
 
   AsyncRun(Run<T, AsyncExecutionTarget<T>> run, ScheduledExecutorService scheduler) {
     this.run = run;
@@ -81,7 +82,7 @@ final class AsyncRun<T> {
       return;
     }
     Run.Proceed<T> attempt = (Run.Proceed<T>) gate;
-    AsyncExecutionTarget<T> target = run.targets.get(attempt.context().targetId());
+    AsyncExecutionTarget<T> target = run.target(attempt.context().targetId());
     CompletableFuture<T> future;
     try {
       CompletionStage<T> stage = run.callScoped(attempt.context(), target.invocation()::invoke);
@@ -129,7 +130,7 @@ final class AsyncRun<T> {
     private final transient AsyncExecutionTarget<T> target;
     private final transient CompletableFuture<T> future;
     /** Written before {@link #accept} is registered, so the completion always sees it. */
-    private transient Future<?> timer;
+    private transient @Nullable Future<?> timer;
 
     PendingAttempt(Run.Proceed<T> attempt, AsyncExecutionTarget<T> target, CompletableFuture<T> future) {
       this.attempt = attempt;
@@ -148,14 +149,18 @@ final class AsyncRun<T> {
     @Override
     public void accept(T value, Throwable thrown) {
       if (compareAndSet(false, true)) {
-        timer.cancel(false);
+        Future<?> scheduled = timer;
+        if (scheduled != null) { // always set: accept is registered only after the timer is scheduled
+          scheduled.cancel(false);
+        }
         settle(attempt, target, value, thrown);
       }
     }
   }
 
   /** The attempt's future completed (before any timeout): success, malformed value or classified failure. */
-  private void settle(Run.Proceed<T> attempt, AsyncExecutionTarget<T> target, T value, Throwable thrown) {
+  private void settle(Run.Proceed<T> attempt, AsyncExecutionTarget<T> target, @Nullable T value,
+      @Nullable Throwable thrown) {
     if (thrown == null) {
       if (target.responseType().isInstance(value)) {
         complete(run.succeeded(attempt, value));

@@ -3,6 +3,7 @@ package io.zeocore.execution;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Thrown by a target to report a normalized attempt failure. The message is only the kind's wire value (e.g.
@@ -22,7 +23,7 @@ public class AttemptError extends RuntimeException {
 
   private final FailureKind kind;
   private final boolean dispatchStarted;
-  private final transient Duration retryAfter;
+  private final transient @Nullable Duration retryAfter;
 
   /** A failure of {@code kind} after dispatch started, without Retry-After. */
   public AttemptError(FailureKind kind) {
@@ -39,7 +40,7 @@ public class AttemptError extends RuntimeException {
    *
    * @param retryAfter the provider's Retry-After, or {@code null}; the runner uses it as the floor of the backoff
    */
-  public AttemptError(FailureKind kind, boolean dispatchStarted, Duration retryAfter) {
+  public AttemptError(FailureKind kind, boolean dispatchStarted, @Nullable Duration retryAfter) {
     this(kind, dispatchStarted, retryAfter, null);
   }
 
@@ -47,7 +48,8 @@ public class AttemptError extends RuntimeException {
    * A failure that keeps its cause for the host's debugging. The cause is never copied into records, results,
    * events or log lines by ZeoCore.
    */
-  public AttemptError(FailureKind kind, boolean dispatchStarted, Duration retryAfter, Throwable cause) {
+  public AttemptError(FailureKind kind, boolean dispatchStarted, @Nullable Duration retryAfter,
+      @Nullable Throwable cause) {
     super(Objects.requireNonNull(kind, "kind").wireValue(), cause);
     if (retryAfter != null && retryAfter.isNegative()) {
       throw new IllegalArgumentException("retryAfter cannot be negative");

@@ -186,12 +186,13 @@ final class DefaultExceptionClassifier implements ExceptionClassifier {
 
     static final StatusReader NONE = new StatusReader(null, null, null, null);
 
-    private final Method statusCode;
-    private final Method statusValue;
-    private final Method headers;
-    private final Method firstHeader;
+    private final @Nullable Method statusCode;
+    private final @Nullable Method statusValue;
+    private final @Nullable Method headers;
+    private final @Nullable Method firstHeader;
 
-    private StatusReader(Method statusCode, Method statusValue, Method headers, Method firstHeader) {
+    private StatusReader(@Nullable Method statusCode, @Nullable Method statusValue, @Nullable Method headers,
+        @Nullable Method firstHeader) {
       this.statusCode = statusCode;
       this.statusValue = statusValue;
       this.headers = headers;
@@ -237,6 +238,9 @@ final class DefaultExceptionClassifier implements ExceptionClassifier {
 
     /** The status, or 0 when it cannot be read. */
     int status(Throwable error) {
+      if (statusCode == null || statusValue == null) {
+        return 0;
+      }
       try {
         Object code = statusCode.invoke(error);
         return code != null ? ((Number) statusValue.invoke(code)).intValue() : 0;
@@ -247,7 +251,7 @@ final class DefaultExceptionClassifier implements ExceptionClassifier {
 
     /** The first {@code Retry-After} header value, or {@code null}. */
     @Nullable String retryAfter(Throwable error) {
-      if (headers == null) {
+      if (headers == null || firstHeader == null) {
         return null;
       }
       try {

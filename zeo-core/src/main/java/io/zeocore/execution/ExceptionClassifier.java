@@ -2,6 +2,7 @@ package io.zeocore.execution;
 
 import java.util.Map;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Maps what a target threw to a {@link FailureKind} and {@code dispatchStarted}: how code ZeoCore did not write (a
@@ -29,7 +30,7 @@ public interface ExceptionClassifier {
    * @param thrown what the target threw, never {@code null} and never an {@link AttemptError}
    * @return the classification, or {@code null} for no opinion
    */
-  FailureClassification classify(Throwable thrown);
+  @Nullable FailureClassification classify(Throwable thrown);
 
   /** This classifier, then {@code next} when this one has no opinion. */
   default ExceptionClassifier orElse(ExceptionClassifier next) {

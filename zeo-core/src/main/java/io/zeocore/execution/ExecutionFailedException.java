@@ -48,7 +48,7 @@ public final class ExecutionFailedException extends RuntimeException {
     }
     this.outcome = result.outcome();
     this.failureKind = result.failureKind();
-    this.machineCode = result.machineCode();
+    this.machineCode = Objects.requireNonNull(result.machineCode(), "machineCode"); // every failure has one
     this.executionId = result.executionId();
     this.attempts = result.attempts(); // List.copyOf: a serializable immutable list
     this.refusedTargetId = result.refusedTargetId();

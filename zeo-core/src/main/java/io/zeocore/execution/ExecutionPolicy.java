@@ -71,6 +71,7 @@ public record ExecutionPolicy(
   public static final String UNNAMED = "unnamed";
 
   /** A policy without a name, with a cooperative deadline and no exception mapping (the original nine fields). */
+  @SuppressWarnings("NullAway") // the canonical constructor gives a null name, deadline and mapping their defaults
   public ExecutionPolicy(OperationMode operationMode, Duration totalTimeout, Duration attemptTimeout,
       List<String> attemptTargets, List<Duration> backoff, double jitterFraction, Set<FailureKind> retryableFailures,
       boolean allowSimulated, Duration cancellationPoll) {
@@ -223,17 +224,17 @@ public record ExecutionPolicy(
   public static final class Builder {
 
     private OperationMode operationMode = OperationMode.READ_ONLY;
-    private Duration totalTimeout;
-    private Duration attemptTimeout;
-    private List<String> attemptTargets = List.of();
-    private List<Duration> backoff = List.of();
+    private @Nullable Duration totalTimeout;
+    private @Nullable Duration attemptTimeout;
+    private @Nullable List<String> attemptTargets = List.of();
+    private @Nullable List<Duration> backoff = List.of();
     private double jitterFraction;
-    private Set<FailureKind> retryableFailures = FailureKind.DEFAULT_RETRYABLE;
+    private @Nullable Set<FailureKind> retryableFailures = FailureKind.DEFAULT_RETRYABLE;
     private boolean allowSimulated;
     private Duration cancellationPoll = DEFAULT_CANCELLATION_POLL;
-    private String name;
-    private DeadlineMode deadline = DeadlineMode.COOPERATIVE;
-    private Map<Class<? extends Throwable>, FailureKind> failureKinds = Map.of();
+    private @Nullable String name;
+    private @Nullable DeadlineMode deadline = DeadlineMode.COOPERATIVE;
+    private @Nullable Map<Class<? extends Throwable>, FailureKind> failureKinds = Map.of();
     private @Nullable Long maxTokens;
 
     private Builder() {}
@@ -333,6 +334,7 @@ public record ExecutionPolicy(
      *
      * @throws InvalidPolicyException naming the broken rule
      */
+    @SuppressWarnings("NullAway") // the record's constructor refuses every missing field, naming it
     public ExecutionPolicy build() {
       return new ExecutionPolicy(operationMode, totalTimeout, attemptTimeout, attemptTargets, backoff, jitterFraction,
           retryableFailures, allowSimulated, cancellationPoll, name, deadline, failureKinds, maxTokens);

@@ -18,7 +18,7 @@ import org.slf4j.LoggerFactory;
  *     type, an enforced timeout)
  * @param ownCode a machine code other than the kind's ({@link MachineCodes#NOT_STARTED}), or {@code null}
  */
-record Failure(FailureKind kind, boolean dispatchStarted, @Nullable Duration retryAfter, Class<?> thrownType,
+record Failure(FailureKind kind, boolean dispatchStarted, @Nullable Duration retryAfter, @Nullable Class<?> thrownType,
     @Nullable String ownCode) {
 
   private static final Logger log = LoggerFactory.getLogger(ResilientRunner.class);
@@ -30,7 +30,7 @@ record Failure(FailureKind kind, boolean dispatchStarted, @Nullable Duration ret
    */
   static final Failure NOT_STARTED = new Failure(FailureKind.TRANSIENT, false, null, null, MachineCodes.NOT_STARTED);
 
-  Failure(FailureKind kind, boolean dispatchStarted, @Nullable Duration retryAfter, Class<?> thrownType) {
+  Failure(FailureKind kind, boolean dispatchStarted, @Nullable Duration retryAfter, @Nullable Class<?> thrownType) {
     this(kind, dispatchStarted, retryAfter, thrownType, null);
   }
 

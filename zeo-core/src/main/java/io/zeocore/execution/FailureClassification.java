@@ -3,6 +3,7 @@ package io.zeocore.execution;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What an {@link ExceptionClassifier} decided about one thrown exception: the normalized kind, whether the provider
@@ -13,7 +14,7 @@ import java.util.Optional;
  *     host, no route)
  * @param retryAfter the provider's Retry-After, or {@code null}; the runner uses it as the floor of the next backoff
  */
-public record FailureClassification(FailureKind kind, boolean dispatchStarted, Duration retryAfter) {
+public record FailureClassification(FailureKind kind, boolean dispatchStarted, @Nullable Duration retryAfter) {
 
   public FailureClassification {
     Objects.requireNonNull(kind, "kind");

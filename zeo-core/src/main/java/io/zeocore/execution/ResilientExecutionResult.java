@@ -32,12 +32,12 @@ import org.jspecify.annotations.Nullable;
  */
 public record ResilientExecutionResult<T>(
     ExecutionOutcome outcome,
-    T value,
+    @Nullable T value,
     List<AttemptRecord> attempts,
     @Nullable String selectedTargetId,
     ExecutionMode executionMode,
     @Nullable FailureKind failureKind,
-    String machineCode,
+    @Nullable String machineCode,
     @JsonMilliseconds Duration totalElapsed,
     @Nullable String refusedTargetId,
     @Nullable String executionId) {
@@ -115,6 +115,7 @@ public record ResilientExecutionResult<T>(
    *
    * @throws ExecutionFailedException when the outcome is not {@link ExecutionOutcome#SUCCEEDED}
    */
+  @SuppressWarnings("NullAway") // a successful run's value is what its target returned: T carries its nullness
   public T orElseThrow() {
     if (outcome != ExecutionOutcome.SUCCEEDED) {
       throw new ExecutionFailedException(this);
@@ -129,13 +130,13 @@ public record ResilientExecutionResult<T>(
 
   /** A result that carries no value. */
   static <T> ResilientExecutionResult<T> terminal(ExecutionOutcome outcome, List<AttemptRecord> attempts,
-      FailureKind failureKind, String machineCode, Duration totalElapsed, String executionId) {
+      @Nullable FailureKind failureKind, String machineCode, Duration totalElapsed, String executionId) {
     return new ResilientExecutionResult<>(outcome, null, attempts, null, ExecutionMode.NONE, failureKind, machineCode,
         totalElapsed, null, executionId);
   }
 
   /** A configuration refusal, about {@code targetId} when it is not {@code null}. */
-  static <T> ResilientExecutionResult<T> refused(String machineCode, String targetId, String executionId) {
+  static <T> ResilientExecutionResult<T> refused(String machineCode, @Nullable String targetId, String executionId) {
     return new ResilientExecutionResult<>(ExecutionOutcome.REFUSED, null, List.of(), null, ExecutionMode.NONE, null,
         machineCode, Duration.ZERO, targetId, executionId);
   }

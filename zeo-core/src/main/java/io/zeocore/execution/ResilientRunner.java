@@ -82,7 +82,7 @@ public final class ResilientRunner {
   private final JitterSource jitter;
   private final ScheduledExecutorService scheduler;
   private final ExceptionClassifier classifier;
-  private final ExecutorService deadlineWorkers;
+  private final @Nullable ExecutorService deadlineWorkers;
   private final int maxAbandonedPerTarget;
   private final List<AttemptListener> listeners;
 
@@ -147,7 +147,7 @@ public final class ResilientRunner {
    * @param listener an extra listener for this run only (after the runner's own), or {@code null}
    */
   public <T> ResilientExecutionResult<T> runSync(ExecutionPolicy policy, Map<String, SyncExecutionTarget<T>> targets,
-      @Nullable CancellationToken cancellation, AttemptListener listener) {
+      @Nullable CancellationToken cancellation, @Nullable AttemptListener listener) {
     Run<T, SyncExecutionTarget<T>> run = newRun(policy, targets, cancellation, listener);
     Run.Refusal refusal = Run.refusal(policy, targets);
     if (refusal != null) {
@@ -167,7 +167,7 @@ public final class ResilientRunner {
         return stop.result();
       }
       Run.Proceed<T> attempt = (Run.Proceed<T>) gate;
-      SyncExecutionTarget<T> target = targets.get(attempt.context().targetId());
+      SyncExecutionTarget<T> target = run.target(attempt.context().targetId());
       Failure failure;
       try {
         T value = enforced
@@ -437,7 +437,7 @@ public final class ResilientRunner {
    */
   public <T> CompletableFuture<ResilientExecutionResult<T>> runAsync(ExecutionPolicy policy,
       Map<String, AsyncExecutionTarget<T>> targets, @Nullable CancellationToken cancellation,
-      AttemptListener listener) {
+      @Nullable AttemptListener listener) {
     Run<T, AsyncExecutionTarget<T>> run = newRun(policy, targets, cancellation, listener);
     Run.Refusal refusal = Run.refusal(policy, targets);
     if (refusal != null) {
@@ -447,7 +447,7 @@ public final class ResilientRunner {
   }
 
   private <T, X extends ExecutionTarget<T>> Run<T, X> newRun(ExecutionPolicy policy, Map<String, X> targets,
-      CancellationToken cancellation, AttemptListener listener) {
+      @Nullable CancellationToken cancellation, @Nullable AttemptListener listener) {
     Objects.requireNonNull(policy, "policy");
     Objects.requireNonNull(targets, "targets");
     List<AttemptListener> runListeners = listeners;
@@ -478,9 +478,9 @@ public final class ResilientRunner {
     private MonotonicClock clock = MonotonicClock.system();
     private Sleeper sleeper = Sleeper.system();
     private JitterSource jitter = JitterSource.random();
-    private ScheduledExecutorService scheduler;
+    private @Nullable ScheduledExecutorService scheduler;
     private ExceptionClassifier classifier = ExceptionClassifier.defaults();
-    private ExecutorService deadlineWorkers;
+    private @Nullable ExecutorService deadlineWorkers;
     private int maxAbandonedPerTarget = DEFAULT_MAX_ABANDONED_PER_TARGET;
     private final List<AttemptListener> listeners = new ArrayList<>();
 

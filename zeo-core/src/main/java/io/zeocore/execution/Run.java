@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.function.BooleanSupplier;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -49,7 +50,7 @@ final class Run<T, X extends ExecutionTarget<T>> {
   }
 
   /** A refusal before any call: its machine code and the planned target it is about, or {@code null}. */
-  record Refusal(String machineCode, String targetId) {}
+  record Refusal(String machineCode, @Nullable String targetId) {}
 
   /**
    * The refusals before a run starts: an effectful policy first, then, for each planned target id in plan order, a
@@ -74,9 +75,9 @@ final class Run<T, X extends ExecutionTarget<T>> {
         return new Refusal(MachineCodes.SIMULATION_NOT_ALLOWED, targetId);
       }
     }
-    Class<?> responseType = targets.get(policy.attemptTargets().get(0)).responseType();
+    Class<?> responseType = planned(targets, policy.attemptTargets().get(0)).responseType();
     for (String targetId : policy.attemptTargets()) {
-      if (targets.get(targetId).responseType() != responseType) {
+      if (planned(targets, targetId).responseType() != responseType) {
         return new Refusal(MachineCodes.RESPONSE_CONTRACT_MISMATCH, null);
       }
     }
@@ -113,6 +114,16 @@ final class Run<T, X extends ExecutionTarget<T>> {
         MachineCodes.CANCELLED, SaturatingDurations.ofNanosAtLeastZero(elapsedNanos), executionId));
   }
 
+  /** The planned target {@code targetId}: once the run is admitted, every planned id has one. */
+  X target(String targetId) {
+    return planned(targets, targetId);
+  }
+
+  /** {@code targetId}'s target, which the checks before it found. */
+  private static <E> E planned(Map<String, E> targets, String targetId) {
+    return Objects.requireNonNull(targets.get(targetId), targetId);
+  }
+
   /** The tokens the run's attempts reported so far. */
   private long tokensSpent() {
     long spent = 0;
@@ -138,9 +149,10 @@ final class Run<T, X extends ExecutionTarget<T>> {
     long remaining = totalNanos - elapsed;
     if (remaining <= 0) {
       AttemptRecord last = attempts.isEmpty() ? null : attempts.get(attempts.size() - 1);
-      FailureKind kind = last == null ? FailureKind.TIMEOUT : last.failureKind();
+      FailureKind kind = last == null || last.failureKind() == null ? FailureKind.TIMEOUT : last.failureKind();
       return new Stop<>(finish(ResilientExecutionResult.terminal(ExecutionOutcome.EXHAUSTED, attempts, kind,
-          last == null ? kind.machineCode() : last.machineCode(), Duration.ofNanos(elapsed), executionId)));
+          last == null || last.machineCode() == null ? kind.machineCode() : last.machineCode(),
+          Duration.ofNanos(elapsed), executionId)));
     }
     if (cancelled.getAsBoolean()) {
       return new Stop<>(cancelled(elapsed));
@@ -150,7 +162,7 @@ final class Run<T, X extends ExecutionTarget<T>> {
           MachineCodes.BUDGET_EXHAUSTED, Duration.ofNanos(elapsed), executionId)));
     }
     String targetId = policy.attemptTargets().get(n - 1);
-    FailureKind preflight = targets.get(targetId).preflightFailure();
+    FailureKind preflight = target(targetId).preflightFailure();
     if (preflight != null) {
       return new Stop<>(finish(ResilientExecutionResult.terminal(nonRetryableOutcome(preflight), attempts, preflight,
           preflight.machineCode(), Duration.ofNanos(elapsed), executionId)));
@@ -218,7 +230,7 @@ final class Run<T, X extends ExecutionTarget<T>> {
 
   ResilientExecutionResult<T> succeeded(Proceed<T> attempt, T value) {
     long ended = Math.max(attempt.startedNanos(), elapsedNanos());
-    X target = targets.get(attempt.context().targetId());
+    X target = target(attempt.context().targetId());
     record(new AttemptRecord(attempt.context().attemptNumber(), target.targetId(), target.executionMode(),
         Duration.ofNanos(attempt.startedNanos()), Duration.ofNanos(ended), attempt.context().timeout(), true,
         AttemptOutcome.SUCCEEDED, null, null, Duration.ZERO, attempt.context().usage()));
@@ -227,7 +239,7 @@ final class Run<T, X extends ExecutionTarget<T>> {
   }
 
   /** The outcome of a failed attempt: either the run ends, or the next position runs after {@code delayNanos}. */
-  record AfterFailure<T>(ResilientExecutionResult<T> result, long delayNanos) {}
+  record AfterFailure<T>(@Nullable ResilientExecutionResult<T> result, long delayNanos) {}
 
   /**
    * After a failed attempt: record it, decide the delay, apply post-failure cancellation.
@@ -238,7 +250,7 @@ final class Run<T, X extends ExecutionTarget<T>> {
     long ended = Math.max(attempt.startedNanos(), elapsedNanos());
     int n = attempt.context().attemptNumber();
     long delay = delayAfter(n, failure, totalNanos - ended);
-    X target = targets.get(attempt.context().targetId());
+    X target = target(attempt.context().targetId());
     record(new AttemptRecord(n, target.targetId(), target.executionMode(), Duration.ofNanos(attempt.startedNanos()),
         Duration.ofNanos(ended), attempt.context().timeout(), failure.dispatchStarted(), AttemptOutcome.FAILED,
         failure.kind(), failure.machineCode(), Duration.ofNanos(Math.max(delay, 0)),

@@ -1,5 +1,7 @@
 package io.zeocore.execution;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * A target whose invocation blocks the calling thread. Its timeout is cooperative: the invocation must apply
  * {@link AttemptContext#timeout()} to its own I/O, because the runner cannot safely stop in-process code. For a hard
@@ -19,7 +21,7 @@ public record SyncExecutionTarget<T>(
     Invocation<T> invocation,
     ExecutionMode executionMode,
     int internalMaxAttempts,
-    FailureKind preflightFailure) implements ExecutionTarget<T> {
+    @Nullable FailureKind preflightFailure) implements ExecutionTarget<T> {
 
   /** One provider call. */
   @FunctionalInterface

@@ -16,7 +16,7 @@ final class ApiKey {
   }
 
   /** A copy of {@code value}, or {@code null} when it is {@code null}, empty or only whitespace. */
-  static @Nullable ApiKey of(char[] value) {
+  static @Nullable ApiKey of(char @Nullable [] value) {
     if (value == null) {
       return null;
     }
@@ -30,7 +30,7 @@ final class ApiKey {
     return blank ? null : new ApiKey(value.clone());
   }
 
-  static ApiKey of(String value) {
+  static @Nullable ApiKey of(@Nullable String value) {
     return value == null ? null : of(value.toCharArray());
   }
 

@@ -31,6 +31,7 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The HTTP mechanics shared by the provider clients: one {@code POST} of a JSON body per call on the JDK
@@ -107,7 +108,7 @@ abstract class HttpLlmClient implements LlmClient {
   abstract void addHeaders(HttpRequest.Builder request) throws LlmCallException;
 
   /** The reply's content from a parsed 2xx body, or {@code null} when the body does not have the provider's shape. */
-  abstract String content(JsonNode root);
+  abstract @Nullable String content(JsonNode root);
 
   @Override
   public final String model() {
@@ -212,7 +213,7 @@ abstract class HttpLlmClient implements LlmClient {
     }
   }
 
-  private LlmCallException classify(Throwable thrown) {
+  private LlmCallException classify(@Nullable Throwable thrown) {
     Throwable cause = thrown;
     while ((cause instanceof CompletionException || cause instanceof ExecutionException) && cause.getCause() != null) {
       cause = cause.getCause();
@@ -240,7 +241,8 @@ abstract class HttpLlmClient implements LlmClient {
       }
     }
     // anything else may carry bytes of the response in its message: keep only the type
-    return failure(LlmCallException.Reason.TRANSPORT, true, cause.getClass().getName(), null);
+    String type = cause != null ? cause.getClass().getName() : "no cause";
+    return failure(LlmCallException.Reason.TRANSPORT, true, type, null);
   }
 
   private String contentOf(byte[] body) throws LlmCallException {
@@ -265,15 +267,16 @@ abstract class HttpLlmClient implements LlmClient {
   }
 
   /** The text at {@code node} when it is a JSON string, {@code null} otherwise. */
-  static String stringOrNull(JsonNode node) {
+  static @Nullable String stringOrNull(@Nullable JsonNode node) {
     return node != null && node.isString() ? node.stringValue() : null;
   }
 
-  final LlmCallException failure(LlmCallException.Reason reason, boolean sent, String detail, Throwable cause) {
+  final LlmCallException failure(LlmCallException.Reason reason, boolean sent, String detail,
+      @Nullable Throwable cause) {
     return new LlmCallException(provider, reason, 0, null, sent, detail, cause);
   }
 
-  private static URI validateBaseUrl(URI baseUrl) {
+  private static URI validateBaseUrl(@Nullable URI baseUrl) {
     if (baseUrl == null) {
       throw new InvalidFieldException("baseUrl", "must be set");
     }
@@ -301,14 +304,14 @@ abstract class HttpLlmClient implements LlmClient {
     return url.substring(0, end);
   }
 
-  private static String requireModel(String model) {
+  private static String requireModel(@Nullable String model) {
     if (model == null || model.isBlank()) {
       throw new InvalidFieldException("model", "must not be blank");
     }
     return model;
   }
 
-  static Duration requirePositive(Duration value, String name) {
+  static Duration requirePositive(@Nullable Duration value, String name) {
     if (value == null || value.isZero() || value.isNegative()) {
       throw new InvalidFieldException(name, "must be a positive duration");
     }

@@ -5,6 +5,7 @@ import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One provider call failed. Carries only structured facts — why ({@link #reason()}), the HTTP status, the provider's
@@ -41,11 +42,11 @@ public final class LlmCallException extends Exception {
   private final String provider;
   private final Reason reason;
   private final int status;
-  private final transient Duration retryAfter;
+  private final transient @Nullable Duration retryAfter;
   private final boolean requestSent;
 
-  LlmCallException(String provider, Reason reason, int status, Duration retryAfter, boolean requestSent,
-      String detail, Throwable cause) {
+  LlmCallException(String provider, Reason reason, int status, @Nullable Duration retryAfter, boolean requestSent,
+      @Nullable String detail, @Nullable Throwable cause) {
     super(message(provider, reason, status, requestSent, detail), cause);
     this.provider = Objects.requireNonNull(provider, "provider");
     this.reason = Objects.requireNonNull(reason, "reason");
@@ -66,7 +67,7 @@ public final class LlmCallException extends Exception {
   }
 
   /** A non-2xx response: always sent. */
-  public static LlmCallException httpStatus(String provider, int status, Duration retryAfter) {
+  public static LlmCallException httpStatus(String provider, int status, @Nullable Duration retryAfter) {
     if (status < 100 || status > 999) {
       throw new IllegalArgumentException("status must be a three-digit HTTP status");
     }
@@ -76,7 +77,7 @@ public final class LlmCallException extends Exception {
     return new LlmCallException(provider, Reason.HTTP_STATUS, status, retryAfter, true, null, null);
   }
 
-  private static String message(String provider, Reason reason, int status, boolean sent, String detail) {
+  private static String message(String provider, Reason reason, int status, boolean sent, @Nullable String detail) {
     StringBuilder message = new StringBuilder(provider).append(" chat call failed: ");
     message.append(reason.name().toLowerCase(Locale.ROOT));
     if (reason == Reason.HTTP_STATUS) {

@@ -94,32 +94,32 @@ public record LlmOptions(
   /** Builds {@link LlmOptions}; {@link #build()} validates. Not thread-safe. */
   public static final class Builder {
 
-    private String model;
-    private Double temperature = DEFAULT_TEMPERATURE;
-    private Integer maxTokens;
-    private Double topP;
-    private List<String> stop = List.of();
-    private Long seed;
+    private @Nullable String model;
+    private @Nullable Double temperature = DEFAULT_TEMPERATURE;
+    private @Nullable Integer maxTokens;
+    private @Nullable Double topP;
+    private @Nullable List<String> stop = List.of();
+    private @Nullable Long seed;
     private boolean stream;
 
     private Builder() {}
 
-    public Builder model(String model) {
+    public Builder model(@Nullable String model) {
       this.model = model;
       return this;
     }
 
-    public Builder temperature(Double temperature) {
+    public Builder temperature(@Nullable Double temperature) {
       this.temperature = temperature;
       return this;
     }
 
-    public Builder maxTokens(Integer maxTokens) {
+    public Builder maxTokens(@Nullable Integer maxTokens) {
       this.maxTokens = maxTokens;
       return this;
     }
 
-    public Builder topP(Double topP) {
+    public Builder topP(@Nullable Double topP) {
       this.topP = topP;
       return this;
     }
@@ -133,7 +133,7 @@ public record LlmOptions(
       return this;
     }
 
-    public Builder seed(Long seed) {
+    public Builder seed(@Nullable Long seed) {
       this.seed = seed;
       return this;
     }
@@ -149,7 +149,7 @@ public record LlmOptions(
      * @throws IllegalArgumentException naming the field that broke its rule
      */
     public LlmOptions build() {
-      return new LlmOptions(model, temperature, maxTokens, topP, stop, seed, stream);
+      return new LlmOptions(model, temperature, maxTokens, topP, stop != null ? stop : List.of(), seed, stream);
     }
   }
 }

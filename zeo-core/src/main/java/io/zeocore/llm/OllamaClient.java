@@ -4,6 +4,7 @@ import java.net.URI;
 import java.net.http.HttpRequest;
 import java.time.Duration;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -78,7 +79,7 @@ public final class OllamaClient extends HttpLlmClient {
   }
 
   @Override
-  String content(JsonNode root) {
+  @Nullable String content(JsonNode root) {
     return stringOrNull(root.path("message").path("content"));
   }
 

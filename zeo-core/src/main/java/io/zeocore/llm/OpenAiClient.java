@@ -40,8 +40,8 @@ public final class OpenAiClient extends HttpLlmClient {
 
   private static final Pattern O_SERIES = Pattern.compile("(?i)o[0-9].*");
 
-  private final ApiKey apiKey;
-  private final String organization;
+  private final @Nullable ApiKey apiKey;
+  private final @Nullable String organization;
 
   private OpenAiClient(Builder builder) {
     super("openai", "/chat/completions", builder);
@@ -115,7 +115,7 @@ public final class OpenAiClient extends HttpLlmClient {
   }
 
   @Override
-  String content(JsonNode root) {
+  @Nullable String content(JsonNode root) {
     return stringOrNull(root.path("choices").path(0).path("message").path("content"));
   }
 

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Flow;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Body handling of a chat response: a 2xx body is read up to a byte cap, any other body is never read (the connection
@@ -41,7 +42,7 @@ final class ResponseBodies {
     private final CompletableFuture<byte[]> body = new CompletableFuture<>();
     private byte[] buffer = new byte[1024];
     private int size;
-    private Flow.Subscription subscription;
+    private Flow.@Nullable Subscription subscription;
 
     Capped(long maxBytes) {
       this.maxBytes = maxBytes;
@@ -66,8 +67,11 @@ final class ResponseBodies {
       for (ByteBuffer item : items) {
         int length = item.remaining();
         if ((long) size + length > maxBytes) {
-          buffer = null;
-          subscription.cancel();
+          buffer = new byte[0]; // released: nothing more is read
+          Flow.Subscription current = subscription;
+          if (current != null) { // always set: onNext follows onSubscribe
+            current.cancel();
+          }
           body.completeExceptionally(new TooLargeException());
           return;
         }

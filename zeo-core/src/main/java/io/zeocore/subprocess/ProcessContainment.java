@@ -11,6 +11,7 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.jspecify.annotations.Nullable;
 
 /**
  * How this JVM keeps a child's whole process tree within reach. Detected once per JVM.
@@ -42,14 +43,15 @@ final class ProcessContainment {
     KILL
   }
 
-  private final String setsid;
-  private final String kill;
+  private final @Nullable String setsid;
+  private final @Nullable String kill;
   private final long jvmProcessGroup;
   private final long jvmPid;
   private final File nullDevice;
   private final boolean procFs;
 
-  private ProcessContainment(String setsid, String kill, long jvmProcessGroup, long jvmPid, File nullDevice) {
+  private ProcessContainment(@Nullable String setsid, @Nullable String kill, long jvmProcessGroup, long jvmPid,
+      File nullDevice) {
     this.procFs = ProcStat.self().isPresent();
     this.setsid = setsid;
     this.kill = kill;

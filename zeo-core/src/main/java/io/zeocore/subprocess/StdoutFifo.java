@@ -9,6 +9,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Named pipes that carry a child's stdout to a reader ZeoCore owns from before the spawn.
@@ -25,9 +26,9 @@ final class StdoutFifo {
   private static final Logger log = LoggerFactory.getLogger(StdoutFifo.class);
   private static final long TOOL_TIMEOUT_MILLIS = 2_000;
   private static final AtomicLong NUMBER = new AtomicLong();
-  private static final String MKFIFO = Files.isExecutable(Path.of("/usr/bin/mkfifo")) ? "/usr/bin/mkfifo"
+  private static final @Nullable String MKFIFO = Files.isExecutable(Path.of("/usr/bin/mkfifo")) ? "/usr/bin/mkfifo"
       : Files.isExecutable(Path.of("/bin/mkfifo")) ? "/bin/mkfifo" : null;
-  private static volatile Path directory;
+  private static volatile @Nullable Path directory;
   private static volatile boolean warned;
 
   private StdoutFifo() {}
