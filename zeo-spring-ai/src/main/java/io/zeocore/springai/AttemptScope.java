@@ -16,9 +16,9 @@ final class AttemptScope {
   private final AttemptScope outer;
   private int httpRequests;
   private int status;
-  private String retryAfter;
-  private String retryAfterMillis;
-  private Throwable transportFailure;
+  private @Nullable String retryAfter;
+  private @Nullable String retryAfterMillis;
+  private @Nullable Throwable transportFailure;
 
   private AttemptScope(AttemptScope outer) {
     this.outer = outer;
@@ -59,7 +59,7 @@ final class AttemptScope {
   }
 
   /** The first failed response of this attempt: its status and raw Retry-After headers (parsed, never copied). */
-  void recordFailedResponse(int status, String retryAfter, String retryAfterMillis) {
+  void recordFailedResponse(int status, @Nullable String retryAfter, @Nullable String retryAfterMillis) {
     if (this.status == 0 && transportFailure == null) {
       this.status = status;
       this.retryAfter = retryAfter;
@@ -78,15 +78,15 @@ final class AttemptScope {
     return status;
   }
 
-  String retryAfter() {
+  @Nullable String retryAfter() {
     return retryAfter;
   }
 
-  String retryAfterMillis() {
+  @Nullable String retryAfterMillis() {
     return retryAfterMillis;
   }
 
-  Throwable transportFailure() {
+  @Nullable Throwable transportFailure() {
     return transportFailure;
   }
 }

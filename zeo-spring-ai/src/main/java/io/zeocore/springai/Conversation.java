@@ -113,6 +113,9 @@ public final class Conversation {
     return admitted.build();
   }
 
+  // javac keeps no type-use annotations on a record's compact constructor parameters in the class file, so NullAway
+  // reads ResilientExecutionResult's canonical constructor as taking no nulls; its components say which may be null
+  @SuppressWarnings("NullAway")
   private ExecutionFailedException refused(ExecutionPolicy policy, @Nullable FailureKind kind, String code,
       long now) {
     return new ExecutionFailedException(policy.name(), new ResilientExecutionResult<>(ExecutionOutcome.EXHAUSTED,

@@ -9,6 +9,7 @@ import io.zeocore.execution.SyncExecutionTarget;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 import org.springframework.ai.chat.model.ChatModel;
 import org.springframework.ai.chat.model.ChatResponse;
 import org.springframework.ai.chat.prompt.ChatOptions;
@@ -94,13 +95,14 @@ public final class PolicyChatModel implements ChatModel {
     ExecutionPolicy bounded = Conversation.admitted(policy);
     Map<String, SyncExecutionTarget<ChatResponse>> targets = new LinkedHashMap<>();
     models.forEach((targetId, model) -> targets.put(targetId, SpringAiTargets.chatTarget(targetId, model,
-        forTarget(prompt, model)).withInternalMaxAttempts(declaredCalls.get(targetId))));
+        forTarget(prompt, model)).withInternalMaxAttempts(declaredCalls.getOrDefault(targetId, 1))));
     ResilientExecutionResult<ChatResponse> result = runner.runSync(bounded, targets);
     Conversation.spent(result.tokens());
     if (result.outcome() != ExecutionOutcome.SUCCEEDED) {
       throw new ExecutionFailedException(policy.name(), result);
     }
-    return ChatResponse.builder().from(result.value())
+    ChatResponse reply = Objects.requireNonNull(result.value(), "value"); // a chat target never succeeds with null
+    return ChatResponse.builder().from(reply)
         .metadata(PlanEvidence.METADATA_KEY, PlanEvidence.of(policy.name(), result))
         .build();
   }
@@ -148,7 +150,7 @@ public final class PolicyChatModel implements ChatModel {
   public static final class Builder {
 
     private ResilientRunner runner = ResilientRunner.create();
-    private ExecutionPolicy policy;
+    private @Nullable ExecutionPolicy policy;
     private final Map<String, ChatModel> models = new LinkedHashMap<>();
     private final Map<String, Integer> declaredCalls = new LinkedHashMap<>();
 

@@ -86,7 +86,7 @@ public final class SpringAiFailures {
         new SpringAiCallException(thrown, status));
   }
 
-  static FailureClassification classify(Throwable thrown, AttemptScope scope, InstantSource clock) {
+  static FailureClassification classify(Throwable thrown, @Nullable AttemptScope scope, InstantSource clock) {
     // 1. what the OpenAI SDK reports structurally
     if (OPENAI_PRESENT) {
       for (Throwable link : chain(thrown)) {
@@ -131,7 +131,8 @@ public final class SpringAiFailures {
   }
 
   /** The reference's status mapping, with the provider's requested delay. */
-  static FailureClassification byStatus(int status, String retryAfter, String retryAfterMillis, InstantSource clock) {
+  static FailureClassification byStatus(int status, @Nullable String retryAfter, @Nullable String retryAfterMillis,
+      InstantSource clock) {
     FailureKind kind = kindOfStatus(status);
     Duration delay = RetryAfterHeader.parse(retryAfter, retryAfterMillis, clock);
     return new FailureClassification(kind, true, delay);
@@ -154,7 +155,7 @@ public final class SpringAiFailures {
   }
 
   /** The status at the head of a Spring AI exception message, 0 when there is none. Reads nothing else. */
-  static int leadingStatus(String message) {
+  static int leadingStatus(@Nullable String message) {
     if (message == null) {
       return 0;
     }
@@ -162,7 +163,7 @@ public final class SpringAiFailures {
     return matcher.find() ? Integer.parseInt(matcher.group(1)) : 0;
   }
 
-  private static boolean isTransportFailure(Throwable thrown, AttemptScope scope) {
+  private static boolean isTransportFailure(Throwable thrown, @Nullable AttemptScope scope) {
     if (scope != null && scope.transportFailure() != null) {
       return true;
     }

@@ -215,8 +215,17 @@ public final class SpringAiTargets {
     }
   }
 
+  /** The text of the response's first generation; {@link FailureKind#MALFORMED_RESPONSE} when it has none. */
+  private static @Nullable String outputText(ChatResponse response) {
+    Generation generation = response.getResult();
+    if (generation == null) {
+      throw new AttemptError(FailureKind.MALFORMED_RESPONSE);
+    }
+    return generation.getOutput().getText();
+  }
+
   private static String text(ChatResponse response) {
-    String text = response.getResult().getOutput().getText();
+    String text = outputText(response);
     if (text == null || text.isBlank()) {
       throw new AttemptError(FailureKind.MALFORMED_RESPONSE);
     }
@@ -224,7 +233,7 @@ public final class SpringAiTargets {
   }
 
   private static <T> T convert(ChatResponse response, StructuredOutputConverter<T> converter) {
-    String text = response.getResult().getOutput().getText();
+    String text = outputText(response);
     T value;
     try {
       value = converter.convert(text == null ? "" : text);
