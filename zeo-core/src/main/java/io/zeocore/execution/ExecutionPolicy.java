@@ -244,12 +244,12 @@ public record ExecutionPolicy(
       return this;
     }
 
-    public Builder totalTimeout(Duration totalTimeout) {
+    public Builder totalTimeout(@Nullable Duration totalTimeout) {
       this.totalTimeout = totalTimeout;
       return this;
     }
 
-    public Builder attemptTimeout(Duration attemptTimeout) {
+    public Builder attemptTimeout(@Nullable Duration attemptTimeout) {
       this.attemptTimeout = attemptTimeout;
       return this;
     }
@@ -258,7 +258,7 @@ public record ExecutionPolicy(
       return attemptTargets(Arrays.asList(attemptTargets));
     }
 
-    public Builder attemptTargets(Collection<String> attemptTargets) {
+    public Builder attemptTargets(@Nullable Collection<String> attemptTargets) {
       this.attemptTargets = attemptTargets == null ? null : new ArrayList<>(attemptTargets);
       return this;
     }

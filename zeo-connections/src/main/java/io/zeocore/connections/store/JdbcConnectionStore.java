@@ -28,6 +28,7 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.function.Supplier;
 import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The ZeoCore store on JDBC: one implementation of {@link io.zeocore.connections.store.ConnectionStore},
@@ -168,8 +169,8 @@ public final class JdbcConnectionStore implements EffectRecoveryStore, ReadStore
     private DataSource dataSource;
     private Dialect dialect;
     private String jdbcUrl;
-    private String user;
-    private String password;
+    private @Nullable String user;
+    private @Nullable String password;
     private String schema;
     private Integer poolSize;
     private Supplier<UUID> evidenceIds = UUID::randomUUID;
@@ -207,7 +208,7 @@ public final class JdbcConnectionStore implements EffectRecoveryStore, ReadStore
      * A JDBC URL ({@code jdbc:sqlite:<path>} or {@code jdbc:postgresql:...}); user and password may be null. A
      * PostgreSQL URL gets a pool of the store's own ({@link #poolSize(int)}), closed with the store.
      */
-    public Builder jdbcUrl(String jdbcUrl, String user, String password) {
+    public Builder jdbcUrl(String jdbcUrl, @Nullable String user, @Nullable String password) {
       this.jdbcUrl = Objects.requireNonNull(jdbcUrl, "jdbcUrl");
       this.user = user;
       this.password = password;

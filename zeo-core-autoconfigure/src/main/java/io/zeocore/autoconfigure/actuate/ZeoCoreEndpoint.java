@@ -115,7 +115,7 @@ public class ZeoCoreEndpoint {
    *     organizations; absent when there is no store
    */
   @JsonInclude(JsonInclude.Include.NON_NULL)
-  public record ZeoCoreDescriptor(Map<String, PolicyDescriptor> policies, Map<String, Long> effects)
+  public record ZeoCoreDescriptor(Map<String, PolicyDescriptor> policies, @Nullable Map<String, Long> effects)
       implements OperationResponseBody {}
 
   /** One policy and its plan; see {@link ExecutionPolicy} for each field's meaning. */

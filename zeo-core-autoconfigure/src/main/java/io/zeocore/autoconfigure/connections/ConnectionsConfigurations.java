@@ -25,6 +25,7 @@ import io.zeocore.connections.store.ReadStore;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.security.PublicKey;
 import java.time.Clock;
 import java.time.Duration;
@@ -33,6 +34,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
@@ -299,12 +301,14 @@ final class ConnectionsConfigurations {
       String prefix = PREFIX + "custody.";
       check(custody);
       Duration ttl = custody.getLeaseTtl();
-      char[] password = custody.getPassword().toCharArray();
+      // present: the condition requires key-store, check(custody) a password
+      Path keyStore = Objects.requireNonNull(custody.getKeyStore(), "key-store");
+      char[] password = Objects.requireNonNull(custody.getPassword(), "password").toCharArray();
       try {
-        return KeyStoreSecretStore.open(custody.getKeyStore(), password, Clock.systemUTC(), ttl);
+        return KeyStoreSecretStore.open(keyStore, password, Clock.systemUTC(), ttl);
       } catch (IllegalStateException unusable) {
         // the message names the file, never the password
-        throw new InvalidConfigurationPropertyValueException(prefix + "key-store", custody.getKeyStore(),
+        throw new InvalidConfigurationPropertyValueException(prefix + "key-store", keyStore,
             unusable.getMessage());
       } finally {
         Arrays.fill(password, '\0');

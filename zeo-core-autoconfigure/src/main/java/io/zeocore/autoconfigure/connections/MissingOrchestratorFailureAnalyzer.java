@@ -1,6 +1,7 @@
 package io.zeocore.autoconfigure.connections;
 
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.NoSuchBeanDefinitionException;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.diagnostics.FailureAnalyzer;
@@ -21,7 +22,7 @@ class MissingOrchestratorFailureAnalyzer implements FailureAnalyzer {
       "io.zeocore.connections.authorization.ExactAuthorizationVerifier");
 
   @Override
-  public FailureAnalysis analyze(Throwable failure) {
+  public @Nullable FailureAnalysis analyze(Throwable failure) {
     for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
       if (cause instanceof NoSuchBeanDefinitionException missing && missing.getBeanType() != null
           && TYPES.contains(missing.getBeanType().getName())) {

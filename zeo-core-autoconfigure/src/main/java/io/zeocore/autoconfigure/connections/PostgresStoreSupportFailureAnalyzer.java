@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.diagnostics.FailureAnalyzer;
 import org.springframework.core.Ordered;
@@ -26,7 +27,7 @@ class PostgresStoreSupportFailureAnalyzer implements FailureAnalyzer {
       + "flyway-database-postgresql";
 
   @Override
-  public FailureAnalysis analyze(Throwable failure) {
+  public @Nullable FailureAnalysis analyze(Throwable failure) {
     for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
       List<PostgresStoreSupport> missing = missing(cause);
       if (!missing.isEmpty()) {

@@ -11,6 +11,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.core.io.Resource;
 
@@ -87,13 +88,13 @@ public class ZeoCoreConnectionsProperties {
     private StoreDataSource datasource = StoreDataSource.EMBEDDED;
 
     /** JDBC URL of a database of ZeoCore's own: jdbc:postgresql://... or jdbc:sqlite:<path>. */
-    private String url;
+    private @Nullable String url;
 
     /** Login user of the url's database. */
-    private String username;
+    private @Nullable String username;
 
     /** Login password of the url's database. */
-    private String password;
+    private @Nullable String password;
 
     /**
      * How many connections ZeoCore's own pool for a PostgreSQL url keeps at most (default 10). They are opened when
@@ -101,7 +102,7 @@ public class ZeoCoreConnectionsProperties {
      * PostgreSQL: the embedded file has one writer connection, and datasource=application uses the application's
      * pool.
      */
-    private Integer poolSize;
+    private @Nullable Integer poolSize;
 
     public Path getPath() {
       return this.path;
@@ -119,35 +120,35 @@ public class ZeoCoreConnectionsProperties {
       this.datasource = datasource;
     }
 
-    public String getUrl() {
+    public @Nullable String getUrl() {
       return this.url;
     }
 
-    public void setUrl(String url) {
+    public void setUrl(@Nullable String url) {
       this.url = url;
     }
 
-    public String getUsername() {
+    public @Nullable String getUsername() {
       return this.username;
     }
 
-    public void setUsername(String username) {
+    public void setUsername(@Nullable String username) {
       this.username = username;
     }
 
-    public String getPassword() {
+    public @Nullable String getPassword() {
       return this.password;
     }
 
-    public void setPassword(String password) {
+    public void setPassword(@Nullable String password) {
       this.password = password;
     }
 
-    public Integer getPoolSize() {
+    public @Nullable Integer getPoolSize() {
       return this.poolSize;
     }
 
-    public void setPoolSize(Integer poolSize) {
+    public void setPoolSize(@Nullable Integer poolSize) {
       this.poolSize = poolSize;
     }
   }
@@ -159,7 +160,7 @@ public class ZeoCoreConnectionsProperties {
   public static class Authorization {
 
     /** The audience every authorization must name, e.g. "zeocore". */
-    private String audience;
+    private @Nullable String audience;
 
     /** Issuers whose authorizations are accepted. */
     private Set<String> trustedIssuers = new LinkedHashSet<>();
@@ -172,11 +173,11 @@ public class ZeoCoreConnectionsProperties {
     /** How far an authorization's issued-at may lie ahead of this host's clock. */
     private Duration issuedAtSkew = ExactAuthorizationVerifier.DEFAULT_ISSUED_AT_SKEW;
 
-    public String getAudience() {
+    public @Nullable String getAudience() {
       return this.audience;
     }
 
-    public void setAudience(String audience) {
+    public void setAudience(@Nullable String audience) {
       this.audience = audience;
     }
 
@@ -281,27 +282,27 @@ public class ZeoCoreConnectionsProperties {
   public static class Custody {
 
     /** The PKCS12 keystore file, created 0600 (in 0700 directories) when missing. */
-    private Path keyStore;
+    private @Nullable Path keyStore;
 
     /** Password of the keystore and its entries, e.g. "${ZEOCORE_CUSTODY_PASSWORD}". Never logged. */
-    private String password;
+    private @Nullable String password;
 
     /** How long a resolved secret lease may be redeemed. */
     private Duration leaseTtl = SecretStore.DEFAULT_LEASE_TTL;
 
-    public Path getKeyStore() {
+    public @Nullable Path getKeyStore() {
       return this.keyStore;
     }
 
-    public void setKeyStore(Path keyStore) {
+    public void setKeyStore(@Nullable Path keyStore) {
       this.keyStore = keyStore;
     }
 
-    public String getPassword() {
+    public @Nullable String getPassword() {
       return this.password;
     }
 
-    public void setPassword(String password) {
+    public void setPassword(@Nullable String password) {
       this.password = password;
     }
 

@@ -2,10 +2,12 @@ package io.zeocore.autoconfigure.execution;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.source.ConfigurationProperty;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
 import org.springframework.boot.context.properties.source.ConfigurationPropertySource;
 import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
+import org.springframework.boot.origin.Origin;
 import org.springframework.core.env.Environment;
 
 /**
@@ -15,7 +17,7 @@ import org.springframework.core.env.Environment;
 final class ConfiguredValues {
 
   /** A property as written: its text and origin (file and line), either possibly {@code null}. */
-  record Written(String value, String origin) {}
+  record Written(@Nullable String value, @Nullable String origin) {}
 
   private static final Written NOT_FOUND = new Written(null, null);
 
@@ -25,7 +27,7 @@ final class ConfiguredValues {
     this.sources = sources;
   }
 
-  static ConfiguredValues of(Environment environment) {
+  static ConfiguredValues of(@Nullable Environment environment) {
     return new ConfiguredValues(environment != null ? ConfigurationPropertySources.get(environment) : List.of());
   }
 
@@ -53,7 +55,7 @@ final class ConfiguredValues {
     return items.isEmpty() ? NOT_FOUND : new Written("[" + String.join(", ", items) + "]", origin);
   }
 
-  private ConfigurationProperty property(String path) {
+  private @Nullable ConfigurationProperty property(String path) {
     ConfigurationPropertyName name = ConfigurationPropertyName.ofIfValid(path);
     if (name == null) {
       return null;
@@ -67,7 +69,8 @@ final class ConfiguredValues {
     return null;
   }
 
-  private static String origin(ConfigurationProperty property) {
-    return property.getOrigin() != null ? property.getOrigin().toString() : null;
+  private static @Nullable String origin(ConfigurationProperty property) {
+    Origin origin = property.getOrigin();
+    return origin != null ? origin.toString() : null;
   }
 }

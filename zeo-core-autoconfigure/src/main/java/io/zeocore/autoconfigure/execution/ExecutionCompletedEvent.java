@@ -10,6 +10,7 @@ import io.zeocore.execution.ZeoCoreExecutions;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Published by the runner's {@link ExecutionEventPublisher} (runs through {@link ZeoCoreExecutions} or on the
@@ -31,10 +32,10 @@ public record ExecutionCompletedEvent(
     String policyName,
     String executionId,
     ExecutionOutcome outcome,
-    String selectedTargetId,
+    @Nullable String selectedTargetId,
     ExecutionMode executionMode,
-    FailureKind failureKind,
-    String machineCode,
+    @Nullable FailureKind failureKind,
+    @Nullable String machineCode,
     @JsonMilliseconds Duration totalElapsed,
     List<AttemptRecord> attempts) {
 

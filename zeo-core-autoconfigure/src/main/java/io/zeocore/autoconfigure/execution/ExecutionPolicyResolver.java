@@ -17,10 +17,12 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
 import org.springframework.util.ClassUtils;
 
 /**
@@ -128,7 +130,7 @@ final class ExecutionPolicyResolver {
    *
    * @param policyName the policy whose chain this is, {@code null} for a config's own chain
    */
-  private List<Layer> chain(String policyName, String path, Policy entry) {
+  private List<Layer> chain(@Nullable String policyName, String path, Policy entry) {
     List<Layer> chain = new ArrayList<>();
     Set<String> seen = new LinkedHashSet<>();
     if (path.startsWith(CONFIGS)) {
@@ -151,7 +153,7 @@ final class ExecutionPolicyResolver {
         throw invalid(policyName, property, "base-config forms a cycle: " + String.join(" -> ", seen) + " -> " + base);
       }
       seen.add(base);
-      layer = new Layer(CONFIGS + base, configs.get(base));
+      layer = new Layer(CONFIGS + base, Objects.requireNonNull(configs.get(base), base)); // present: checked above
     }
   }
 
@@ -210,7 +212,8 @@ final class ExecutionPolicyResolver {
    * {@code exponential-backoff} (an entry setting both is refused), the rule expanded into one delay per attempt
    * transition of {@code targets}. {@code null} when no entry sets either.
    */
-  private List<Duration> backoff(String policyName, List<Layer> chain, Inherited inherited, List<String> targets) {
+  private @Nullable List<Duration> backoff(String policyName, List<Layer> chain, Inherited inherited,
+      @Nullable List<String> targets) {
     for (Layer layer : chain) {
       checkBackoffForms(policyName, layer);
       if (layer.settings().getBackoff() != null) {
@@ -227,7 +230,7 @@ final class ExecutionPolicyResolver {
   }
 
   /** An entry sets at most one of backoff and exponential-backoff, and the rule's own values are valid. */
-  private void checkBackoffForms(String policyName, Layer layer) {
+  private void checkBackoffForms(@Nullable String policyName, Layer layer) {
     ExponentialBackoff rule = layer.settings().getExponentialBackoff();
     if (rule == null) {
       return;
@@ -265,7 +268,8 @@ final class ExecutionPolicyResolver {
   static List<Duration> expand(ExponentialBackoff rule, int count) {
     double multiplier = rule.getMultiplier() != null ? rule.getMultiplier() : DEFAULT_MULTIPLIER;
     double cap = rule.getMax() != null ? nanos(rule.getMax()) : Long.MAX_VALUE;
-    double delay = nanos(rule.getInitial());
+    Duration initial = Objects.requireNonNull(rule.getInitial(), "initial"); // required: checked before expanding
+    double delay = nanos(initial);
     List<Duration> delays = new ArrayList<>(count);
     for (int i = 0; i < count; i++) {
       double capped = Math.min(delay, cap);
@@ -356,7 +360,7 @@ final class ExecutionPolicyResolver {
       this.chain = chain;
     }
 
-    <V> V take(String property, Function<Policy, V> getter) {
+    <V> @Nullable V take(String property, Function<Policy, @Nullable V> getter) {
       for (Layer layer : chain) {
         V value = getter.apply(layer.settings());
         if (value != null) {
@@ -394,20 +398,21 @@ final class ExecutionPolicyResolver {
   }
 
   /** A broken rule of a property whose written value is known ({@code failure-kinds} keys are not canonical names). */
-  private InvalidExecutionPolicyPropertyException invalid(String policyName, String property, String value,
-      String rule) {
+  private InvalidExecutionPolicyPropertyException invalid(@Nullable String policyName, String property,
+      @Nullable String value, String rule) {
     ConfiguredValues.Written found = written.find(property);
     return new InvalidExecutionPolicyPropertyException(policyName, property, value, found.origin(), rule);
   }
 
-  private InvalidExecutionPolicyPropertyException invalid(String policyName, String property, String rule) {
+  private InvalidExecutionPolicyPropertyException invalid(@Nullable String policyName, String property,
+      String rule) {
     ConfiguredValues.Written value = written.find(property);
     return new InvalidExecutionPolicyPropertyException(policyName, property, value.value(), value.origin(), rule);
   }
 
   /** The library's rule text with the reference's field names replaced by the property names. */
-  static String ruleText(String message) {
-    String text = message;
+  static String ruleText(@Nullable String message) {
+    String text = message != null ? message : "";
     for (Map.Entry<String, String> name : RULE_NAMES.entrySet()) {
       text = text.replace(name.getKey(), name.getValue());
     }

@@ -7,6 +7,7 @@ import java.util.Arrays;
 import java.util.Collection;
 import java.util.Locale;
 import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.bind.BindException;
 import org.springframework.boot.context.properties.source.ConfigurationProperty;
 import org.springframework.boot.diagnostics.FailureAnalysis;
@@ -27,10 +28,11 @@ class InvalidExecutionPolicyFailureAnalyzer implements FailureAnalyzer {
   private static final String PREFIX = "zeocore.execution.";
 
   @Override
-  public FailureAnalysis analyze(Throwable failure) {
+  public @Nullable FailureAnalysis analyze(Throwable failure) {
     for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
       if (cause instanceof InvalidExecutionPolicyPropertyException invalid) {
-        return analysis(invalid.policyName(), invalid.property(), invalid.value(), invalid.origin(), invalid.rule());
+        return analysis(invalid.policyName(), invalid.property(), invalid.value(), invalid.origin(), invalid.rule(),
+            invalid);
       }
       if (cause instanceof BindException bind) {
         FailureAnalysis analysis = analyzeBind(bind);
@@ -42,7 +44,7 @@ class InvalidExecutionPolicyFailureAnalyzer implements FailureAnalyzer {
     return null;
   }
 
-  private static FailureAnalysis analyzeBind(BindException bind) {
+  private static @Nullable FailureAnalysis analyzeBind(BindException bind) {
     String property = bind.getName().toString();
     if (!property.startsWith(PREFIX)) {
       return null;
@@ -72,11 +74,11 @@ class InvalidExecutionPolicyFailureAnalyzer implements FailureAnalyzer {
     }
     String[] parts = property.split("\\.");
     String policyName = parts.length > 3 && parts[2].equals("policies") ? parts[3] : null;
-    return analysis(policyName, property, value, origin, rule);
+    return analysis(policyName, property, value, origin, rule, bind);
   }
 
   /** The element type of a collection, or the type itself. */
-  private static Class<?> elementType(ResolvableType type) {
+  private static @Nullable Class<?> elementType(ResolvableType type) {
     Class<?> resolved = type.resolve();
     if (resolved != null && Collection.class.isAssignableFrom(resolved)) {
       return type.asCollection().resolveGeneric(0);
@@ -85,7 +87,7 @@ class InvalidExecutionPolicyFailureAnalyzer implements FailureAnalyzer {
   }
 
   /** Which of the comma-separated entries of {@code value} is not a constant of {@code type}. */
-  private static <E extends Enum<E>> String unknown(String value, Class<E> type, String what) {
+  private static <E extends Enum<E>> String unknown(@Nullable String value, Class<E> type, String what) {
     if (value == null) {
       return "not " + what;
     }
@@ -107,8 +109,8 @@ class InvalidExecutionPolicyFailureAnalyzer implements FailureAnalyzer {
     return constant.name().toLowerCase(Locale.ROOT).replace('_', '-');
   }
 
-  private static FailureAnalysis analysis(String policyName, String property, String value, String origin,
-      String rule) {
+  private static FailureAnalysis analysis(@Nullable String policyName, String property, @Nullable String value,
+      @Nullable String origin, String rule, Throwable cause) {
     StringBuilder description = new StringBuilder();
     description.append(policyName != null
         ? "ZeoCore execution policy '" + policyName + "' is invalid:"
@@ -122,6 +124,6 @@ class InvalidExecutionPolicyFailureAnalyzer implements FailureAnalyzer {
     description.append("    Rule: ").append(rule);
     String action = "Update " + property + " in your application's configuration. A policy takes every property it "
         + "does not set from the config named by its base-config, or else from zeocore.execution.configs.default.";
-    return new FailureAnalysis(description.toString(), action, null);
+    return new FailureAnalysis(description.toString(), action, cause);
   }
 }

@@ -1,5 +1,7 @@
 package io.zeocore.autoconfigure.execution;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * A configured execution policy breaks a rule. Thrown while the {@link ExecutionPolicies} bean is created, so it stops
  * start-up; the failure analyzer turns it into a report naming the property, its value and where it was set.
@@ -12,10 +14,10 @@ public class InvalidExecutionPolicyPropertyException extends IllegalStateExcepti
 
   private static final long serialVersionUID = 1L;
 
-  private final String policyName;
+  private final @Nullable String policyName;
   private final String property;
-  private final String value;
-  private final String origin;
+  private final @Nullable String value;
+  private final @Nullable String origin;
   private final String rule;
 
   /**
@@ -25,8 +27,8 @@ public class InvalidExecutionPolicyPropertyException extends IllegalStateExcepti
    * @param origin where the value was set (file and line), or {@code null} when unknown
    * @param rule the broken rule, in terms of the properties
    */
-  public InvalidExecutionPolicyPropertyException(String policyName, String property, String value, String origin,
-      String rule) {
+  public InvalidExecutionPolicyPropertyException(@Nullable String policyName, String property, @Nullable String value,
+      @Nullable String origin, String rule) {
     super(property + ": " + rule + (policyName != null ? " (execution policy '" + policyName + "')" : ""));
     this.policyName = policyName;
     this.property = property;
@@ -36,7 +38,7 @@ public class InvalidExecutionPolicyPropertyException extends IllegalStateExcepti
   }
 
   /** The policy being resolved, or {@code null} when a config is broken on its own. */
-  public String policyName() {
+  public @Nullable String policyName() {
     return policyName;
   }
 
@@ -46,12 +48,12 @@ public class InvalidExecutionPolicyPropertyException extends IllegalStateExcepti
   }
 
   /** The configured value as written, or {@code null} when the property is not set. */
-  public String value() {
+  public @Nullable String value() {
     return value;
   }
 
   /** Where the value was set (file and line), or {@code null} when unknown. */
-  public String origin() {
+  public @Nullable String origin() {
     return origin;
   }
 

@@ -86,7 +86,7 @@ final class TargetMethods implements BeanDefinitionRegistryPostProcessor {
   /** The bean, looked up at the first call (and kept), so that it may itself inject what needs the targets. */
   private static Supplier<Object> lazily(BeanFactory beans, String beanName) {
     return new Supplier<>() {
-      private volatile Object bean;
+      private volatile @Nullable Object bean;
 
       @Override
       public Object get() {
@@ -154,7 +154,8 @@ final class TargetMethods implements BeanDefinitionRegistryPostProcessor {
           + method.getName() + " " + rule);
     }
 
-    @SuppressWarnings({"unchecked", "rawtypes"})
+    // NullAway: a target method may return null, which the runner keeps as the value, as it does any handler's
+    @SuppressWarnings({"unchecked", "rawtypes", "NullAway"})
     NamedTarget<?, ?> target(Supplier<Object> bean) {
       ReflectionUtils.makeAccessible(method);
       NamedTarget target = switch (kind) {

@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
@@ -94,27 +95,27 @@ public class ZeoCoreExecutionProperties {
      * Name of the entry under zeocore.execution.configs to inherit unset properties from. When unset, the config
      * called "default" is used if it exists.
      */
-    private String baseConfig;
+    private @Nullable String baseConfig;
 
     /**
      * Safety class of the work. Only read-only and advisory work runs in the runner; an effectful policy is refused
      * before any call (effects need the durable orchestrator). Default: read-only.
      */
-    private OperationMode operationMode;
+    private @Nullable OperationMode operationMode;
 
     /** Budget of the whole run, including backoff waits. Must be greater than zero. */
-    private Duration totalTimeout;
+    private @Nullable Duration totalTimeout;
 
     /**
      * Cap of each attempt. Must be greater than zero; each attempt gets the smaller of this and what is left of
      * total-timeout.
      */
-    private Duration attemptTimeout;
+    private @Nullable Duration attemptTimeout;
 
     /**
      * The ordered plan: the target ids to call, at most one call per entry. Repeat an id to retry the same target.
      */
-    private List<String> attemptTargets;
+    private @Nullable List<String> attemptTargets;
 
     /**
      * Where the planned targets come from. registered: every id of attempt-targets is a NamedTarget bean, a Spring AI
@@ -122,36 +123,36 @@ public class ZeoCoreExecutionProperties {
      * id). call-time: the targets are passed to each run (ZeoCoreExecutions.run(name, targets)), so the ids are not
      * checked at start-up. Default: registered.
      */
-    private TargetSource targets;
+    private @Nullable TargetSource targets;
 
     /**
      * Delays after attempt 1, 2, and so on. At most one fewer than attempt-targets; missing entries mean no delay.
      * Set either this or exponential-backoff.
      */
-    private List<Duration> backoff;
+    private @Nullable List<Duration> backoff;
 
     /**
      * Backoff written as a rule instead of a list: initial, multiplied by multiplier after each attempt, capped at
      * max. Expanded at start-up into the explicit backoff list, one delay per attempt transition (attempt-targets
      * size - 1), which the actuator shows. Set either this or backoff.
      */
-    private ExponentialBackoff exponentialBackoff;
+    private @Nullable ExponentialBackoff exponentialBackoff;
 
     /** Random spread of each backoff delay, between 0 and 1: a delay d becomes a value in [d(1-f), d(1+f)]. */
-    private Double jitterFraction;
+    private @Nullable Double jitterFraction;
 
     /**
      * Failure kinds after which the next planned target may run. Default: timeout, transient, rate-limit.
      * malformed-response may be added; validation, authorization, authentication, cancelled and permanent can never
      * be retryable.
      */
-    private Set<FailureKind> retryableFailures;
+    private @Nullable Set<FailureKind> retryableFailures;
 
     /** Whether simulated (test or scripted) targets may run under this policy. Default: false. */
-    private Boolean allowSimulated;
+    private @Nullable Boolean allowSimulated;
 
     /** Longest slice of a backoff wait between two cancellation checks. Must be greater than zero. Default: 100ms. */
-    private Duration cancellationPoll;
+    private @Nullable Duration cancellationPoll;
 
     /**
      * How runs on the calling thread apply the attempt timeout. cooperative: the target must apply it itself (no
@@ -159,7 +160,7 @@ public class ZeoCoreExecutionProperties {
      * at the timeout, interrupts the worker and records a timeout; work that ignores interrupts is abandoned and may
      * still finish. Asynchronous runs are always enforced. Default: cooperative.
      */
-    private DeadlineMode deadline;
+    private @Nullable DeadlineMode deadline;
 
     /**
      * Failure kind of an exception a target throws, by fully qualified exception class name, for example
@@ -172,107 +173,107 @@ public class ZeoCoreExecutionProperties {
     /** What a run may spend, counted from what its targets report (Spring AI chat targets report tokens). */
     private final Budget budget = new Budget();
 
-    public String getBaseConfig() {
+    public @Nullable String getBaseConfig() {
       return this.baseConfig;
     }
 
-    public void setBaseConfig(String baseConfig) {
+    public void setBaseConfig(@Nullable String baseConfig) {
       this.baseConfig = baseConfig;
     }
 
-    public OperationMode getOperationMode() {
+    public @Nullable OperationMode getOperationMode() {
       return this.operationMode;
     }
 
-    public void setOperationMode(OperationMode operationMode) {
+    public void setOperationMode(@Nullable OperationMode operationMode) {
       this.operationMode = operationMode;
     }
 
-    public Duration getTotalTimeout() {
+    public @Nullable Duration getTotalTimeout() {
       return this.totalTimeout;
     }
 
-    public void setTotalTimeout(Duration totalTimeout) {
+    public void setTotalTimeout(@Nullable Duration totalTimeout) {
       this.totalTimeout = totalTimeout;
     }
 
-    public Duration getAttemptTimeout() {
+    public @Nullable Duration getAttemptTimeout() {
       return this.attemptTimeout;
     }
 
-    public void setAttemptTimeout(Duration attemptTimeout) {
+    public void setAttemptTimeout(@Nullable Duration attemptTimeout) {
       this.attemptTimeout = attemptTimeout;
     }
 
-    public List<String> getAttemptTargets() {
+    public @Nullable List<String> getAttemptTargets() {
       return this.attemptTargets;
     }
 
-    public void setAttemptTargets(List<String> attemptTargets) {
+    public void setAttemptTargets(@Nullable List<String> attemptTargets) {
       this.attemptTargets = attemptTargets;
     }
 
-    public TargetSource getTargets() {
+    public @Nullable TargetSource getTargets() {
       return this.targets;
     }
 
-    public void setTargets(TargetSource targets) {
+    public void setTargets(@Nullable TargetSource targets) {
       this.targets = targets;
     }
 
-    public List<Duration> getBackoff() {
+    public @Nullable List<Duration> getBackoff() {
       return this.backoff;
     }
 
-    public void setBackoff(List<Duration> backoff) {
+    public void setBackoff(@Nullable List<Duration> backoff) {
       this.backoff = backoff;
     }
 
-    public ExponentialBackoff getExponentialBackoff() {
+    public @Nullable ExponentialBackoff getExponentialBackoff() {
       return this.exponentialBackoff;
     }
 
-    public void setExponentialBackoff(ExponentialBackoff exponentialBackoff) {
+    public void setExponentialBackoff(@Nullable ExponentialBackoff exponentialBackoff) {
       this.exponentialBackoff = exponentialBackoff;
     }
 
-    public Double getJitterFraction() {
+    public @Nullable Double getJitterFraction() {
       return this.jitterFraction;
     }
 
-    public void setJitterFraction(Double jitterFraction) {
+    public void setJitterFraction(@Nullable Double jitterFraction) {
       this.jitterFraction = jitterFraction;
     }
 
-    public Set<FailureKind> getRetryableFailures() {
+    public @Nullable Set<FailureKind> getRetryableFailures() {
       return this.retryableFailures;
     }
 
-    public void setRetryableFailures(Set<FailureKind> retryableFailures) {
+    public void setRetryableFailures(@Nullable Set<FailureKind> retryableFailures) {
       this.retryableFailures = retryableFailures;
     }
 
-    public Boolean getAllowSimulated() {
+    public @Nullable Boolean getAllowSimulated() {
       return this.allowSimulated;
     }
 
-    public void setAllowSimulated(Boolean allowSimulated) {
+    public void setAllowSimulated(@Nullable Boolean allowSimulated) {
       this.allowSimulated = allowSimulated;
     }
 
-    public Duration getCancellationPoll() {
+    public @Nullable Duration getCancellationPoll() {
       return this.cancellationPoll;
     }
 
-    public void setCancellationPoll(Duration cancellationPoll) {
+    public void setCancellationPoll(@Nullable Duration cancellationPoll) {
       this.cancellationPoll = cancellationPoll;
     }
 
-    public DeadlineMode getDeadline() {
+    public @Nullable DeadlineMode getDeadline() {
       return this.deadline;
     }
 
-    public void setDeadline(DeadlineMode deadline) {
+    public void setDeadline(@Nullable DeadlineMode deadline) {
       this.deadline = deadline;
     }
 
@@ -293,13 +294,13 @@ public class ZeoCoreExecutionProperties {
      * no further attempt starts (exhausted, ZEO_EXEC_BUDGET_EXHAUSTED); a policy-backed ChatModel under a conversation
      * bound applies it across the conversation's model requests. Default: no budget.
      */
-    private Long maxTokens;
+    private @Nullable Long maxTokens;
 
-    public Long getMaxTokens() {
+    public @Nullable Long getMaxTokens() {
       return this.maxTokens;
     }
 
-    public void setMaxTokens(Long maxTokens) {
+    public void setMaxTokens(@Nullable Long maxTokens) {
       this.maxTokens = maxTokens;
     }
   }
@@ -311,35 +312,35 @@ public class ZeoCoreExecutionProperties {
   public static class ExponentialBackoff {
 
     /** Delay after the first attempt. Required; must be greater than zero. */
-    private Duration initial;
+    private @Nullable Duration initial;
 
     /** Factor applied to each delay to get the next one. At least 1 (1 repeats initial). Default: 2. */
-    private Double multiplier;
+    private @Nullable Double multiplier;
 
     /** Longest delay; later delays stay at it. At least initial. Default: no cap. */
-    private Duration max;
+    private @Nullable Duration max;
 
-    public Duration getInitial() {
+    public @Nullable Duration getInitial() {
       return this.initial;
     }
 
-    public void setInitial(Duration initial) {
+    public void setInitial(@Nullable Duration initial) {
       this.initial = initial;
     }
 
-    public Double getMultiplier() {
+    public @Nullable Double getMultiplier() {
       return this.multiplier;
     }
 
-    public void setMultiplier(Double multiplier) {
+    public void setMultiplier(@Nullable Double multiplier) {
       this.multiplier = multiplier;
     }
 
-    public Duration getMax() {
+    public @Nullable Duration getMax() {
       return this.max;
     }
 
-    public void setMax(Duration max) {
+    public void setMax(@Nullable Duration max) {
       this.max = max;
     }
   }

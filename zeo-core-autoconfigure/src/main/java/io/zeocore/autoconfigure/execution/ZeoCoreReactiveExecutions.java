@@ -5,6 +5,7 @@ import io.zeocore.execution.ResilientExecutionResult;
 import io.zeocore.execution.SettableCancellationToken;
 import io.zeocore.execution.ZeoCoreExecutions;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 import reactor.core.Disposable;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Scheduler;
@@ -83,7 +84,7 @@ public final class ZeoCoreReactiveExecutions {
   /** The thread a sync run is on, interrupted on cancellation only while the run is on it. */
   private static final class RunningThread {
 
-    private Thread thread;
+    private @Nullable Thread thread;
     private boolean cancelled;
 
     synchronized boolean enter() {

@@ -7,6 +7,7 @@ import java.io.InputStream;
 import java.util.Optional;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpRequest;
 import org.springframework.http.HttpStatusCode;
@@ -103,8 +104,8 @@ public final class AttemptTimeoutInterceptor implements ClientHttpRequestInterce
 
     private final Thread caller;
     private int state = WAITING;
-    volatile ScheduledFuture<?> timer;
-    private ClientHttpResponse response;
+    volatile @Nullable ScheduledFuture<?> timer;
+    private @Nullable ClientHttpResponse response;
 
     Exchange(Thread caller) {
       this.caller = caller;
@@ -135,7 +136,7 @@ public final class AttemptTimeoutInterceptor implements ClientHttpRequestInterce
     }
 
     /** The caller got {@code received}: {@code false} when the deadline came first. */
-    synchronized boolean headersArrived(ClientHttpResponse received) {
+    synchronized boolean headersArrived(@Nullable ClientHttpResponse received) {
       if (state == WAITING) {
         state = READING;
         response = received;
@@ -166,7 +167,7 @@ public final class AttemptTimeoutInterceptor implements ClientHttpRequestInterce
 
     private final ClientHttpResponse delegate;
     private final Exchange exchange;
-    private InputStream body;
+    private @Nullable InputStream body;
 
     BoundedResponse(ClientHttpResponse delegate, Exchange exchange) {
       this.delegate = delegate;

@@ -11,6 +11,7 @@ import java.net.http.HttpClient;
 import java.time.Duration;
 import java.util.Map;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 import org.springframework.beans.BeanWrapper;
 import org.springframework.beans.BeanWrapperImpl;
 import org.springframework.beans.factory.ObjectProvider;
@@ -98,7 +99,7 @@ public final class ZeoCoreLlmAutoConfiguration {
    * ZeoCore's default HTTP client for one provider, after the application's customizers; {@code null} when the
    * timeout is missing (the client's builder then rejects it, naming the property).
    */
-  private static HttpClient httpClient(String provider, Duration timeout,
+  private static @Nullable HttpClient httpClient(String provider, @Nullable Duration timeout,
       ObjectProvider<LlmHttpClientCustomizer> customizers) {
     if (timeout == null) {
       return null;

@@ -4,6 +4,7 @@ import io.zeocore.llm.OllamaClient;
 import io.zeocore.llm.OpenAiClient;
 import java.net.URI;
 import java.time.Duration;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.util.unit.DataSize;
 
@@ -111,13 +112,13 @@ public class ZeoCoreLlmProperties {
      * Bearer API key, e.g. "${OPENAI_API_KEY}". Sent only in the Authorization header, never logged. Without one,
      * every call fails before anything is sent.
      */
-    private String apiKey;
+    private @Nullable String apiKey;
 
     /** Model used when a call names none. */
     private String model = OpenAiClient.DEFAULT_MODEL;
 
     /** Value of the OpenAI-Organization header, if any. */
-    private String organization;
+    private @Nullable String organization;
 
     /** Settings with the {@link OpenAiClient}'s defaults. */
     public OpenAi() {
@@ -132,11 +133,11 @@ public class ZeoCoreLlmProperties {
       this.baseUrl = baseUrl;
     }
 
-    public String getApiKey() {
+    public @Nullable String getApiKey() {
       return this.apiKey;
     }
 
-    public void setApiKey(String apiKey) {
+    public void setApiKey(@Nullable String apiKey) {
       this.apiKey = apiKey;
     }
 
@@ -148,11 +149,11 @@ public class ZeoCoreLlmProperties {
       this.model = model;
     }
 
-    public String getOrganization() {
+    public @Nullable String getOrganization() {
       return this.organization;
     }
 
-    public void setOrganization(String organization) {
+    public void setOrganization(@Nullable String organization) {
       this.organization = organization;
     }
   }

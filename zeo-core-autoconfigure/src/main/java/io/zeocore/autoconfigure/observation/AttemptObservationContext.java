@@ -4,6 +4,7 @@ import io.micrometer.observation.Observation;
 import io.zeocore.execution.AttemptContext;
 import io.zeocore.execution.AttemptRecord;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The {@link Observation.Context} of one attempt, a child of its run's observation: the policy's name, the run's
@@ -13,7 +14,7 @@ import java.util.Objects;
 public class AttemptObservationContext extends PolicyRunContext {
 
   private final AttemptContext attempt;
-  private AttemptRecord record;
+  private @Nullable AttemptRecord record;
 
   public AttemptObservationContext(String policyName, String executionId, AttemptContext attempt) {
     super(policyName, executionId);
@@ -25,7 +26,7 @@ public class AttemptObservationContext extends PolicyRunContext {
   }
 
   /** The attempt's evidence, {@code null} while it runs. */
-  public AttemptRecord getRecord() {
+  public @Nullable AttemptRecord getRecord() {
     return record;
   }
 

@@ -2,6 +2,7 @@ package io.zeocore.autoconfigure.observation;
 
 import io.micrometer.observation.Observation;
 import io.zeocore.execution.ResilientExecutionResult;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The {@link Observation.Context} of one run of the {@link io.zeocore.execution.ResilientRunner}: the policy's name, a
@@ -10,14 +11,14 @@ import io.zeocore.execution.ResilientExecutionResult;
  */
 public class ExecutionObservationContext extends PolicyRunContext {
 
-  private ResilientExecutionResult<?> result;
+  private @Nullable ResilientExecutionResult<?> result;
 
   public ExecutionObservationContext(String policyName, String executionId) {
     super(policyName, executionId);
   }
 
   /** The run's result, {@code null} while it runs. */
-  public ResilientExecutionResult<?> getResult() {
+  public @Nullable ResilientExecutionResult<?> getResult() {
     return result;
   }
 

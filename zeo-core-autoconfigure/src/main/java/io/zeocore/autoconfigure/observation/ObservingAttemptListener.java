@@ -8,6 +8,7 @@ import io.zeocore.execution.AttemptRecord;
 import io.zeocore.execution.ExecutionPolicy;
 import io.zeocore.execution.ResilientExecutionResult;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The {@link AttemptListener} that turns every run of a {@link io.zeocore.execution.ResilientRunner} into Micrometer
@@ -28,8 +29,8 @@ public final class ObservingAttemptListener implements AttemptListener {
   private static final AttemptObservationConvention DEFAULT_ATTEMPT = new DefaultAttemptObservationConvention();
 
   private final ObservationRegistry registry;
-  private final ExecutionObservationConvention runConvention;
-  private final AttemptObservationConvention attemptConvention;
+  private final @Nullable ExecutionObservationConvention runConvention;
+  private final @Nullable AttemptObservationConvention attemptConvention;
 
   /** A listener with the default conventions. */
   public ObservingAttemptListener(ObservationRegistry registry) {
@@ -40,8 +41,8 @@ public final class ObservingAttemptListener implements AttemptListener {
    * @param runConvention the run convention replacing the default, or {@code null}
    * @param attemptConvention the attempt convention replacing the default, or {@code null}
    */
-  public ObservingAttemptListener(ObservationRegistry registry, ExecutionObservationConvention runConvention,
-      AttemptObservationConvention attemptConvention) {
+  public ObservingAttemptListener(ObservationRegistry registry, @Nullable ExecutionObservationConvention runConvention,
+      @Nullable AttemptObservationConvention attemptConvention) {
     this.registry = Objects.requireNonNull(registry, "registry");
     this.runConvention = runConvention;
     this.attemptConvention = attemptConvention;
@@ -66,8 +67,8 @@ public final class ObservingAttemptListener implements AttemptListener {
 
     private final ExecutionObservationContext context;
     private final Observation run;
-    private Observation attempt;
-    private AttemptObservationContext attemptContext;
+    private @Nullable Observation attempt;
+    private @Nullable AttemptObservationContext attemptContext;
 
     RunObserver(ExecutionObservationContext context, Observation run) {
       this.context = context;
@@ -98,8 +99,9 @@ public final class ObservingAttemptListener implements AttemptListener {
     @Override
     public void attemptFinished(ExecutionPolicy policy, AttemptRecord record) {
       Observation ended = attempt;
-      if (ended != null) {
-        attemptContext.setRecord(record);
+      AttemptObservationContext endedContext = attemptContext;
+      if (ended != null && endedContext != null) { // both set when an attempt starts
+        endedContext.setRecord(record);
         attempt = null;
         ended.stop();
       }

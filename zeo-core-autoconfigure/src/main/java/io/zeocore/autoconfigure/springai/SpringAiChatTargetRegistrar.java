@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 import org.springframework.ai.chat.model.ChatModel;
 import org.springframework.ai.chat.model.ChatResponse;
@@ -52,11 +53,16 @@ final class SpringAiChatTargetRegistrar
 
   static final String BEAN_NAME_PREFIX = "zeoCoreSpringAiChatTarget.";
 
-  private Environment environment;
+  private @Nullable Environment environment;
 
   @Override
   public void setEnvironment(Environment environment) {
     this.environment = environment;
+  }
+
+  /** Set before any post-processing: Spring calls {@code EnvironmentAware} first. */
+  private Environment environment() {
+    return Objects.requireNonNull(environment, "environment");
   }
 
   @Override
@@ -64,7 +70,7 @@ final class SpringAiChatTargetRegistrar
     if (!(registry instanceof ListableBeanFactory beans)) {
       return;
     }
-    Map<String, ZeoCoreSpringAiProperties.ChatTarget> configured = Binder.get(environment)
+    Map<String, ZeoCoreSpringAiProperties.ChatTarget> configured = Binder.get(environment())
         .bind("zeocore.spring-ai.chat-targets",
             Bindable.mapOf(String.class, ZeoCoreSpringAiProperties.ChatTarget.class))
         .orElse(Map.of());
@@ -99,7 +105,7 @@ final class SpringAiChatTargetRegistrar
       definition.setTargetType(type);
       registry.registerBeanDefinition(BEAN_NAME_PREFIX + targetId, definition);
     });
-    Map<String, ZeoCoreSpringAiProperties.PolicyModel> models = Binder.get(environment)
+    Map<String, ZeoCoreSpringAiProperties.PolicyModel> models = Binder.get(environment())
         .bind("zeocore.spring-ai.models", Bindable.mapOf(String.class, ZeoCoreSpringAiProperties.PolicyModel.class))
         .orElse(Map.of());
     Map<String, String> modelBeans = new LinkedHashMap<>();

@@ -81,16 +81,16 @@ public class ZeoCoreSpringAiProperties {
   public static class ChatTarget {
 
     /** Name of the ChatModel bean this target calls, e.g. "ollamaChatModel". */
-    private String model;
+    private @Nullable String model;
 
     /** Label of the target's values: "live" for a real model, "simulated" for a scripted one. */
     private ExecutionMode executionMode = ExecutionMode.LIVE;
 
-    public String getModel() {
+    public @Nullable String getModel() {
       return this.model;
     }
 
-    public void setModel(String model) {
+    public void setModel(@Nullable String model) {
       this.model = model;
     }
 

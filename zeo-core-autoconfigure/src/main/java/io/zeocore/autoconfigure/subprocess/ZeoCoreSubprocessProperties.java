@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.util.unit.DataSize;
 
@@ -47,7 +48,7 @@ public class ZeoCoreSubprocessProperties {
     private List<String> argv = new ArrayList<>();
 
     /** Working directory of the child; the application's when unset. */
-    private Path workingDirectory;
+    private @Nullable Path workingDirectory;
 
     /**
      * The child's complete environment; it inherits nothing else (not even PATH). Environments are readable by the
@@ -77,11 +78,11 @@ public class ZeoCoreSubprocessProperties {
       this.argv = argv;
     }
 
-    public Path getWorkingDirectory() {
+    public @Nullable Path getWorkingDirectory() {
       return this.workingDirectory;
     }
 
-    public void setWorkingDirectory(Path workingDirectory) {
+    public void setWorkingDirectory(@Nullable Path workingDirectory) {
       this.workingDirectory = workingDirectory;
     }
 

@@ -3,10 +3,12 @@ package io.zeocore.autoconfigure.validation;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.config.BeanFactoryPostProcessor;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.context.properties.source.ConfigurationProperty;
@@ -47,7 +49,7 @@ class ConfigurationKeysCheck implements BeanFactoryPostProcessor, EnvironmentAwa
 
   private static final ConfigurationPropertyName ROOT = ConfigurationPropertyName.of(ConfigurationKeyModel.ROOT);
 
-  private Environment environment;
+  private @Nullable Environment environment;
 
   @Override
   public void setEnvironment(Environment environment) {
@@ -63,7 +65,8 @@ class ConfigurationKeysCheck implements BeanFactoryPostProcessor, EnvironmentAwa
   public void postProcessBeanFactory(ConfigurableListableBeanFactory beanFactory) {
     ClassLoader classLoader = beanFactory.getBeanClassLoader() != null ? beanFactory.getBeanClassLoader()
         : ConfigurationKeysCheck.class.getClassLoader();
-    check(environment, ConfigurationKeyModel.forClassLoader(classLoader));
+    // set before any post-processing: Spring calls EnvironmentAware first
+    check(Objects.requireNonNull(environment, "environment"), ConfigurationKeyModel.forClassLoader(classLoader));
   }
 
   static void check(Environment environment, ConfigurationKeyModel model) {

@@ -5,6 +5,7 @@ import java.util.Collection;
 import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.bind.BindException;
 import org.springframework.boot.context.properties.source.ConfigurationProperty;
 import org.springframework.boot.diagnostics.FailureAnalysis;
@@ -23,7 +24,7 @@ import org.springframework.core.annotation.Order;
 class InvalidZeoCoreValueFailureAnalyzer implements FailureAnalyzer {
 
   @Override
-  public FailureAnalysis analyze(Throwable failure) {
+  public @Nullable FailureAnalysis analyze(Throwable failure) {
     for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
       if (cause instanceof BindException bind) {
         return analyze(bind);
@@ -32,7 +33,7 @@ class InvalidZeoCoreValueFailureAnalyzer implements FailureAnalyzer {
     return null;
   }
 
-  private static FailureAnalysis analyze(BindException bind) {
+  private static @Nullable FailureAnalysis analyze(BindException bind) {
     String property = bind.getName().toString();
     if (!property.startsWith("zeocore.") || property.startsWith("zeocore.execution.")) {
       return null;
@@ -58,7 +59,7 @@ class InvalidZeoCoreValueFailureAnalyzer implements FailureAnalyzer {
   }
 
   /** The enum a bind target holds: itself, a collection's element or a map's value. */
-  private static Class<?> valueType(ResolvableType type) {
+  private static @Nullable Class<?> valueType(ResolvableType type) {
     Class<?> resolved = type.resolve();
     if (resolved == null) {
       return null;

@@ -1,6 +1,7 @@
 package io.zeocore.autoconfigure.validation;
 
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Start-up was stopped because {@code zeocore.*} keys were set that ZeoCore does not have: a misspelled key would
@@ -29,5 +30,5 @@ public class UnknownConfigurationKeysException extends IllegalStateException {
    * @param origin where it was set (file and line), or {@code null} when unknown
    * @param suggestion the existing key probably meant, or {@code null}
    */
-  public record UnknownKey(String key, String origin, String suggestion) {}
+  public record UnknownKey(String key, @Nullable String origin, @Nullable String suggestion) {}
 }

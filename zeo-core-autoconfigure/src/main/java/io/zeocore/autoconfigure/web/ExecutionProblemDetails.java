@@ -4,6 +4,7 @@ import io.zeocore.execution.ExecutionFailedException;
 import io.zeocore.execution.ExecutionOutcome;
 import io.zeocore.execution.FailureKind;
 import java.net.URI;
+import org.jspecify.annotations.Nullable;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.http.HttpStatus;
@@ -68,7 +69,7 @@ public class ExecutionProblemDetails {
   }
 
   /** The HTTP status of a run that ended {@code outcome} with terminal {@code kind} (see the class description). */
-  public static HttpStatus status(ExecutionOutcome outcome, FailureKind kind) {
+  public static HttpStatus status(ExecutionOutcome outcome, @Nullable FailureKind kind) {
     return switch (outcome) {
       case EXHAUSTED -> kind == FailureKind.TIMEOUT ? HttpStatus.GATEWAY_TIMEOUT : HttpStatus.SERVICE_UNAVAILABLE;
       case CANCELLED -> HttpStatus.SERVICE_UNAVAILABLE;
