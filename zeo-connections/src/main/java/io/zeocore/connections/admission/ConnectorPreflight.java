@@ -11,6 +11,7 @@ import io.zeocore.connections.contract.OrganizationId;
 import io.zeocore.connections.effect.EffectOrchestrator;
 import io.zeocore.connections.read.ReadOrchestrator;
 import io.zeocore.connections.store.ConnectionStore;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The preflight checks that {@link EffectOrchestrator} and {@link ReadOrchestrator} share, in the order they
@@ -45,7 +46,7 @@ public final class ConnectorPreflight {
    */
   private record Admitted(Connection connection, ConnectorRevision revision) {}
 
-  private static volatile Admitted lastAdmitted;
+  private static volatile @Nullable Admitted lastAdmitted;
 
   private ConnectorPreflight() {}
 

@@ -80,7 +80,8 @@ final class Origins {
     }
 
     // 3. exactly https://host[:443][/]
-    if (scheme == null || !scheme.equalsIgnoreCase("https") || authority.contains("@") || host.isEmpty()
+    if (scheme == null || authority == null || host == null || !scheme.equalsIgnoreCase("https")
+        || authority.contains("@") || host.isEmpty()
         || !(url.group(3).isEmpty() || url.group(3).equals("/")) || url.group(4) != null || url.group(5) != null) {
       throw notHttpsOrigin(origin);
     }

@@ -2,6 +2,7 @@ package io.zeocore.connections.admission;
 
 import io.zeocore.connections.effect.EffectPreflightException;
 import io.zeocore.connections.read.ReadPreflightException;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The state and accessors that {@link EffectPreflightException} and {@link ReadPreflightException} share: which
@@ -13,7 +14,7 @@ public abstract class PreflightException extends RuntimeException {
   private static final long serialVersionUID = 1L;
 
   private final PreflightCode code;
-  private final AdmissionCode admissionCode;
+  private final @Nullable AdmissionCode admissionCode;
 
   protected PreflightException(PreflightCode code, String message) {
     super(message);
@@ -33,7 +34,7 @@ public abstract class PreflightException extends RuntimeException {
   }
 
   /** The admission rule that failed, for {@link PreflightCode#ADMISSION_REFUSED}; else {@code null}. */
-  public AdmissionCode admissionCode() {
+  public @Nullable AdmissionCode admissionCode() {
     return admissionCode;
   }
 }

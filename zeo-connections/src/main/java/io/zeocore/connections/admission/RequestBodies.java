@@ -11,6 +11,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
@@ -51,7 +52,7 @@ final class RequestBodies {
     }
   }
 
-  static Object parse(byte[] body) throws DuplicateKeyException, InvalidJsonException {
+  static @Nullable Object parse(byte[] body) throws DuplicateKeyException, InvalidJsonException {
     String text;
     try {
       text = StandardCharsets.UTF_8.newDecoder()
@@ -80,7 +81,7 @@ final class RequestBodies {
     }
   }
 
-  private static Object read(JsonParser parser, JsonToken token) throws DuplicateKeyException, InvalidJsonException {
+  private static @Nullable Object read(JsonParser parser, JsonToken token) throws DuplicateKeyException, InvalidJsonException {
     switch (token) {
       case START_OBJECT -> {
         Map<String, Object> object = new LinkedHashMap<>();

@@ -117,6 +117,9 @@ public final class ExactAuthorizationVerifier {
     requireTrusted(nonces, "nonce lookup");
     Instant checkedAt = now.truncatedTo(ChronoUnit.MICROS);
 
+    if (authorization == null) {
+      return AuthorizationVerdict.refused(AuthorizationRefusalReason.ABSENT, checkedAt);
+    }
     AuthorizationRefusalReason reason = firstFailure(authorization, organizationId, connectionId, connectorRevision,
         operationId, requestDigest, checkedAt, nonces);
     if (reason != null) {
@@ -130,9 +133,6 @@ public final class ExactAuthorizationVerifier {
       OrganizationId organizationId,
       ConnectionId connectionId, ConnectorRevisionId connectorRevision, OperationId operationId,
       String requestDigest, Instant now, AuthorizationNonceLookup nonces) {
-    if (authorization == null) {
-      return AuthorizationRefusalReason.ABSENT;
-    }
     if (!authorization.organizationId().equals(organizationId)) {
       return AuthorizationRefusalReason.ORGANIZATION_MISMATCH;
     }

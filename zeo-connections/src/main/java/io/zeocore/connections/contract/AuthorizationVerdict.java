@@ -3,6 +3,7 @@ package io.zeocore.connections.contract;
 import com.fasterxml.jackson.annotation.JsonAnySetter;
 import io.zeocore.connections.internal.ContractRules;
 import java.time.Instant;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.PropertyNamingStrategies;
 import tools.jackson.databind.annotation.JsonNaming;
 
@@ -25,14 +26,14 @@ import tools.jackson.databind.annotation.JsonNaming;
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 public record AuthorizationVerdict(
     boolean authorized,
-    OrganizationId organizationId,
-    ConnectionId connectionId,
-    ConnectorRevisionId connectorRevision,
-    OperationId operationId,
-    AuthorizationId authorizationId,
-    String requestDigest,
+    @Nullable OrganizationId organizationId,
+    @Nullable ConnectionId connectionId,
+    @Nullable ConnectorRevisionId connectorRevision,
+    @Nullable OperationId operationId,
+    @Nullable AuthorizationId authorizationId,
+    @Nullable String requestDigest,
     Instant checkedAt,
-    AuthorizationRefusalReason refusalReason) {
+    @Nullable AuthorizationRefusalReason refusalReason) {
 
   public AuthorizationVerdict {
     ContractRules.optionalText(requestDigest, "request_digest");

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.PropertyNamingStrategies;
 import tools.jackson.databind.annotation.JsonDeserialize;
 import tools.jackson.databind.annotation.JsonNaming;
@@ -45,8 +46,8 @@ public record BusinessOperation(
     List<String> secretBindings,
     List<String> redactionPaths,
     IdempotencyMode idempotencyMode,
-    String reconciliationStrategy,
-    String resourceArgument) {
+    @Nullable String reconciliationStrategy,
+    @Nullable String resourceArgument) {
 
   public BusinessOperation {
     ContractRules.required(operationId, "operation_id");
@@ -89,16 +90,16 @@ public record BusinessOperation(
 
     private final OperationId operationId;
     private final EffectKind effect;
-    private Map<String, Object> requestSchema;
-    private Map<String, Object> responseSchema;
-    private String allowedOrigin;
-    private String method;
-    private String pathTemplate;
+    private @Nullable Map<String, Object> requestSchema;
+    private @Nullable Map<String, Object> responseSchema;
+    private @Nullable String allowedOrigin;
+    private @Nullable String method;
+    private @Nullable String pathTemplate;
     private final List<String> secretBindings = new ArrayList<>();
     private final List<String> redactionPaths = new ArrayList<>();
-    private IdempotencyMode idempotencyMode;
-    private String reconciliationStrategy;
-    private String resourceArgument;
+    private @Nullable IdempotencyMode idempotencyMode;
+    private @Nullable String reconciliationStrategy;
+    private @Nullable String resourceArgument;
 
     private Builder(OperationId operationId, EffectKind effect) {
       this.operationId = operationId;
@@ -155,6 +156,7 @@ public record BusinessOperation(
      *
      * @throws IllegalArgumentException naming the first field (by its wire name) that breaks a rule
      */
+    @SuppressWarnings("NullAway") // the record's constructor refuses every missing required field, naming it
     public BusinessOperation build() {
       return new BusinessOperation(operationId, effect, requestSchema, responseSchema, allowedOrigin, method,
           pathTemplate, secretBindings, redactionPaths, idempotencyMode, reconciliationStrategy, resourceArgument);

@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.PropertyNamingStrategies;
 import tools.jackson.databind.annotation.JsonNaming;
 
@@ -46,8 +47,8 @@ public record Connection(
     ConnectionStatus status,
     ConnectionHealth health,
     Instant createdAt,
-    Instant lastVerifiedAt,
-    Instant revokedAt) {
+    @Nullable Instant lastVerifiedAt,
+    @Nullable Instant revokedAt) {
 
   public Connection {
     ContractRules.required(connectionId, "connection_id");
@@ -96,21 +97,21 @@ public record Connection(
   /** Builds a {@link Connection} field by field. Not thread-safe; reusable (each build is a new record). */
   public static final class Builder {
 
-    private ConnectionId connectionId;
-    private OrganizationId organizationId;
-    private ConnectorId connectorId;
-    private ConnectorRevisionId connectorRevision;
-    private String providerApplicationProfile;
-    private String verifiedExternalIdentity;
+    private @Nullable ConnectionId connectionId;
+    private @Nullable OrganizationId organizationId;
+    private @Nullable ConnectorId connectorId;
+    private @Nullable ConnectorRevisionId connectorRevision;
+    private @Nullable String providerApplicationProfile;
+    private @Nullable String verifiedExternalIdentity;
     private final List<String> selectedBusinessResources = new ArrayList<>();
     private final List<String> grantedProviderScopes = new ArrayList<>();
     private final List<OperationId> exposedBusinessOperations = new ArrayList<>();
-    private SecretRef secretHandle;
-    private ConnectionStatus status;
-    private ConnectionHealth health;
-    private Instant createdAt;
-    private Instant lastVerifiedAt;
-    private Instant revokedAt;
+    private @Nullable SecretRef secretHandle;
+    private @Nullable ConnectionStatus status;
+    private @Nullable ConnectionHealth health;
+    private @Nullable Instant createdAt;
+    private @Nullable Instant lastVerifiedAt;
+    private @Nullable Instant revokedAt;
 
     private Builder() {}
 
@@ -199,6 +200,7 @@ public record Connection(
      *
      * @throws IllegalArgumentException naming the first field (by its wire name) that is missing or breaks a rule
      */
+    @SuppressWarnings("NullAway") // the record's constructor refuses every missing required field, naming it
     public Connection build() {
       return new Connection(connectionId, organizationId, connectorId, connectorRevision, providerApplicationProfile,
           verifiedExternalIdentity, selectedBusinessResources, grantedProviderScopes, exposedBusinessOperations,

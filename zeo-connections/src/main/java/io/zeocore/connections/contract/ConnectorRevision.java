@@ -10,6 +10,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.PropertyNamingStrategies;
 import tools.jackson.databind.annotation.JsonNaming;
 
@@ -60,8 +61,8 @@ public record ConnectorRevision(
     boolean followRedirects,
     RiskClass riskClass,
     boolean providerSupportsNativeIdempotency,
-    String reconciliationMethod,
-    String webhookVerificationProfile,
+    @Nullable String reconciliationMethod,
+    @Nullable String webhookVerificationProfile,
     List<String> conformanceFixtureIds) {
 
   public ConnectorRevision {
@@ -134,13 +135,13 @@ public record ConnectorRevision(
 
     private final ConnectorId connectorId;
     private final ConnectorRevisionId revisionId;
-    private String provider;
-    private String authenticationProfile;
-    private String externalAccountIdentityProbe;
-    private String healthProbe;
-    private String credentialInjectionPoint;
-    private String redactionPolicy;
-    private String providerErrorMappingVersion;
+    private @Nullable String provider;
+    private @Nullable String authenticationProfile;
+    private @Nullable String externalAccountIdentityProbe;
+    private @Nullable String healthProbe;
+    private @Nullable String credentialInjectionPoint;
+    private @Nullable String redactionPolicy;
+    private @Nullable String providerErrorMappingVersion;
     private final List<String> permittedUpstreamOrigins = new ArrayList<>();
     private final List<String> requiredProviderScopes = new ArrayList<>();
     private final List<BusinessOperation> operations = new ArrayList<>();
@@ -148,10 +149,10 @@ public record ConnectorRevision(
     private long responseSizeLimitBytes;
     private double timeoutSeconds;
     private boolean followRedirects;
-    private RiskClass riskClass;
+    private @Nullable RiskClass riskClass;
     private boolean providerSupportsNativeIdempotency;
-    private String reconciliationMethod;
-    private String webhookVerificationProfile;
+    private @Nullable String reconciliationMethod;
+    private @Nullable String webhookVerificationProfile;
     private final List<String> conformanceFixtureIds = new ArrayList<>();
 
     private Builder(ConnectorId connectorId, ConnectorRevisionId revisionId) {
@@ -254,6 +255,7 @@ public record ConnectorRevision(
      *
      * @throws IllegalArgumentException naming the first field (by its wire name) that breaks a rule
      */
+    @SuppressWarnings("NullAway") // the record's constructor refuses every missing required field, naming it
     public ConnectorRevision build() {
       return new ConnectorRevision(connectorId, revisionId, provider, authenticationProfile,
           externalAccountIdentityProbe, healthProbe, credentialInjectionPoint, redactionPolicy,

@@ -5,6 +5,7 @@ import io.zeocore.connections.internal.ContractRules;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.PropertyNamingStrategies;
 import tools.jackson.databind.annotation.JsonNaming;
 
@@ -106,24 +107,24 @@ public record EffectAuthorization(
   /** Builds an {@link EffectAuthorization} field by field. Not thread-safe; reusable (each build is a new record). */
   public static final class Builder {
 
-    private AuthorizationId authorizationId;
-    private OrganizationId organizationId;
-    private String seatId;
-    private String runtimeBindingId;
-    private String packetId;
-    private String attemptId;
-    private ConnectionId connectionId;
-    private ConnectorRevisionId connectorRevision;
-    private OperationId operationId;
-    private String argumentDigest;
-    private IdempotencyKey idempotencyKey;
+    private @Nullable AuthorizationId authorizationId;
+    private @Nullable OrganizationId organizationId;
+    private @Nullable String seatId;
+    private @Nullable String runtimeBindingId;
+    private @Nullable String packetId;
+    private @Nullable String attemptId;
+    private @Nullable ConnectionId connectionId;
+    private @Nullable ConnectorRevisionId connectorRevision;
+    private @Nullable OperationId operationId;
+    private @Nullable String argumentDigest;
+    private @Nullable IdempotencyKey idempotencyKey;
     private final List<String> approvalRefs = new ArrayList<>();
-    private Instant issuedAt;
-    private Instant expiresAt;
-    private String nonce;
-    private String audience;
-    private String issuer;
-    private String signature;
+    private @Nullable Instant issuedAt;
+    private @Nullable Instant expiresAt;
+    private @Nullable String nonce;
+    private @Nullable String audience;
+    private @Nullable String issuer;
+    private @Nullable String signature;
 
     private Builder() {}
 
@@ -240,6 +241,7 @@ public record EffectAuthorization(
      *
      * @throws IllegalArgumentException naming the first field (by its wire name) that is missing or breaks a rule
      */
+    @SuppressWarnings("NullAway") // the record's constructor refuses every missing required field, naming it
     public EffectAuthorization build() {
       return new EffectAuthorization(authorizationId, organizationId, seatId, runtimeBindingId, packetId, attemptId,
           connectionId, connectorRevision, operationId, argumentDigest, idempotencyKey, approvalRefs, issuedAt,

@@ -46,14 +46,14 @@ public record EffectReceipt(
     OrganizationId organizationId,
     ConnectionId connectionId,
     EffectState finalState,
-    NormalizedError normalizedError,
+    @Nullable NormalizedError normalizedError,
     Instant recordedAt,
-    Instant dispatchStartedAt,
-    Instant resolvedAt,
-    ConfirmationEvidenceRef confirmationEvidenceRef,
-    String reconciliationEvidence,
-    Instant resolvesAmbiguousRecordedAt,
-    String reconciliationAttemptEvidence) {
+    @Nullable Instant dispatchStartedAt,
+    @Nullable Instant resolvedAt,
+    @Nullable ConfirmationEvidenceRef confirmationEvidenceRef,
+    @Nullable String reconciliationEvidence,
+    @Nullable Instant resolvesAmbiguousRecordedAt,
+    @Nullable String reconciliationAttemptEvidence) {
 
   public EffectReceipt {
     ContractRules.required(effectId, "execution_id");

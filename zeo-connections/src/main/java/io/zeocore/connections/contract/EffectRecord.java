@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonAnySetter;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.zeocore.connections.internal.ContractRules;
 import java.time.Instant;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.PropertyNamingStrategies;
 import tools.jackson.databind.annotation.JsonNaming;
 
@@ -43,7 +44,7 @@ public record EffectRecord(
     EffectState state,
     Instant createdAt,
     Instant updatedAt,
-    Instant completedAt) {
+    @Nullable Instant completedAt) {
 
   public EffectRecord {
     ContractRules.required(effectId, "execution_id");

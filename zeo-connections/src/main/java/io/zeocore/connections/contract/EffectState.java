@@ -8,6 +8,7 @@ import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.Map;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The durable state of an effect {@link EffectRecord}, with the reference's transition table. The constant names are the
@@ -59,12 +60,12 @@ public enum EffectState {
 
   /** The states this one may move to; empty for a terminal state. */
   public Set<EffectState> allowedNext() {
-    return EDGES.get(this);
+    return EDGES.getOrDefault(this, Set.of()); // every state has its entry
   }
 
   /** Whether {@code this -> next} is an edge of the table. */
-  public boolean canTransitionTo(EffectState next) {
-    return next != null && EDGES.get(this).contains(next);
+  public boolean canTransitionTo(@Nullable EffectState next) {
+    return next != null && allowedNext().contains(next);
   }
 
   /** Whether this state has no outbound edge ({@code SUCCEEDED}, {@code FAILED_SAFE}, {@code REFUSED}). */

@@ -2,6 +2,7 @@ package io.zeocore.connections.contract;
 
 import com.fasterxml.jackson.annotation.JsonAnySetter;
 import io.zeocore.connections.internal.ContractRules;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.PropertyNamingStrategies;
 import tools.jackson.databind.annotation.JsonNaming;
 
@@ -16,7 +17,7 @@ import tools.jackson.databind.annotation.JsonNaming;
  * @param providerDetail optional; see above
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-public record NormalizedError(NormalizedErrorCode code, String message, String providerDetail) {
+public record NormalizedError(NormalizedErrorCode code, String message, @Nullable String providerDetail) {
 
   public NormalizedError {
     ContractRules.required(code, "code");

@@ -32,10 +32,10 @@ public record ReadReceipt(
     ConnectionId connectionId,
     ReadState finalState,
     String requestDigest,
-    String resultDigest,
+    @Nullable String resultDigest,
     @Nullable Object inlineResult,
     @Nullable ReadArtifact artifact,
-    NormalizedError normalizedError,
+    @Nullable NormalizedError normalizedError,
     Instant recordedAt) {
 
   public ReadReceipt {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonAnySetter;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.zeocore.connections.internal.ContractRules;
 import java.time.Instant;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.PropertyNamingStrategies;
 import tools.jackson.databind.annotation.JsonNaming;
 
@@ -37,7 +38,7 @@ public record ReadRecord(
     String requestDigest,
     ReadState state,
     Instant createdAt,
-    Instant completedAt) {
+    @Nullable Instant completedAt) {
 
   public ReadRecord {
     ContractRules.required(readId, "observation_id");

@@ -9,6 +9,7 @@ import io.zeocore.connections.read.ReadDispatcher;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * An {@link ReadDispatcher} that runs a read-only provider call inside the custody window of a
@@ -104,7 +105,7 @@ public final class CustodyReadDispatcher implements ReadDispatcher {
     return texts;
   }
 
-  private static void strings(Object value, List<String> texts) {
+  private static void strings(@Nullable Object value, List<String> texts) {
     if (value instanceof String text) {
       texts.add(text);
     } else if (value instanceof Map<?, ?> map) {

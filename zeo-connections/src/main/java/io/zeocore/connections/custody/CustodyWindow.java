@@ -6,6 +6,7 @@ import io.zeocore.connections.contract.OrganizationId;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The custody window shared by {@link CustodyEffectDispatcher} and {@link CustodyEffectReconciler}: each
@@ -76,7 +77,7 @@ final class CustodyWindow {
   }
 
   /** A normalized error's message, scanned for the material like every other result text; {@code null} for none. */
-  static String message(NormalizedError error) {
+  static @Nullable String message(@Nullable NormalizedError error) {
     return error == null ? null : error.message();
   }
 

@@ -72,15 +72,21 @@ public final class KeyStoreSecretStore extends SecretStore implements AutoClosea
   private static final String TEMP_SUFFIX = ".tmp";
 
   private final Path file;
+  private final Path directory;
   private final boolean posix;
   private final ReentrantLock lock = new ReentrantLock();
   private final char[] password;
-  private KeyStore keyStore;
+  private @Nullable KeyStore keyStore;
   private boolean usable = true;
 
   private KeyStoreSecretStore(Path file, char[] password, Clock clock, Duration leaseTtl, boolean posix) {
     super(clock, leaseTtl);
     this.file = file;
+    Path parent = file.toAbsolutePath().getParent();
+    if (parent == null) {
+      throw new IllegalArgumentException("the keystore path must name a file, not a file system root");
+    }
+    this.directory = parent;
     this.password = password;
     this.posix = posix;
   }
@@ -231,7 +237,6 @@ public final class KeyStoreSecretStore extends SecretStore implements AutoClosea
   private void initialize() throws IOException, GeneralSecurityException {
     lock.lock();
     try {
-      Path directory = file.getParent();
       if (!Files.isDirectory(directory)) {
         if (posix) {
           Files.createDirectories(directory, PosixFilePermissions.asFileAttribute(DIRECTORY_MODE));
@@ -279,7 +284,6 @@ public final class KeyStoreSecretStore extends SecretStore implements AutoClosea
 
   /** Writes {@code store} atomically to {@link #file}; on failure reloads the in-memory state from the file. */
   private void persist(KeyStore store) throws IOException, GeneralSecurityException {
-    Path directory = file.getParent();
     Path temporary = null;
     try {
       ByteArrayOutputStream buffer = new ByteArrayOutputStream();

@@ -1,6 +1,7 @@
 package io.zeocore.connections.custody;
 
 import java.time.Instant;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Whether a secret is reachable in its store, as {@link SecretStore#health} observed it. An unreachable secret carries
@@ -10,7 +11,7 @@ import java.time.Instant;
  * @param checkedAt when the store checked
  * @param detail why the secret is unreachable; required when {@code reachable} is {@code false}, optional otherwise
  */
-public record SecretHealth(boolean reachable, Instant checkedAt, String detail) {
+public record SecretHealth(boolean reachable, Instant checkedAt, @Nullable String detail) {
 
   public SecretHealth {
     if (checkedAt == null) {

@@ -8,6 +8,7 @@ import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
@@ -248,7 +249,7 @@ public abstract class SecretStore {
    *
    * @return the material, or {@code null} if {@code handle} holds no secret
    */
-  protected abstract byte[] read(String handle) throws Exception;
+  protected abstract byte @Nullable [] read(String handle) throws Exception;
 
   /**
    * Removes the secret under {@code handle}.
@@ -305,6 +306,7 @@ public abstract class SecretStore {
    *     {@code CUSTODY_PROVIDER_FAILED}, {@code CUSTODY_INVALID_RESULT}: raised after it was entered
    * @throws IllegalArgumentException when an argument is {@code null}
    */
+  @SuppressWarnings("NullAway") // what the call returned: R carries its nullness
   public final <R> R redeem(SecretLease lease, OrganizationId organization, CustodyCall<R> call) {
     if (call == null) {
       throw new IllegalArgumentException("call is required");
@@ -317,6 +319,7 @@ public abstract class SecretStore {
    * Redeems {@code lease} for {@code organization} and runs {@code call} with the material, zeroing it afterwards. The
    * call's result must be non-null and none of {@code resultTexts(result)} may contain the material.
    */
+  @SuppressWarnings("NullAway") // with resultRequired a null result is CUSTODY_INVALID_RESULT, never returned
   final <R> R redeem(SecretLease lease, OrganizationId organization, CustodyCall<R> call,
       Function<R, List<String>> resultTexts) {
     return redeem(lease, organization, call, true, resultTexts);
@@ -339,10 +342,8 @@ public abstract class SecretStore {
     if (!registration.expiresAt().equals(lease.expiresAt()) || lease.isExpiredAt(clock.instant())) {
       throw new CustodyException(CustodyErrorCode.CUSTODY_LEASE_EXPIRED);
     }
-    byte[] bytes = backend("read", () -> read(lease.ref().handle()));
-    if (bytes == null) {
-      throw new CustodyException(CustodyErrorCode.CUSTODY_NOT_FOUND);
-    }
+    byte[] bytes = backend("read", () -> Optional.ofNullable(read(lease.ref().handle())))
+        .orElseThrow(() -> new CustodyException(CustodyErrorCode.CUSTODY_NOT_FOUND));
     try (SecretMaterial material = new SecretMaterial(bytes)) {
       if (bytes.length == 0) {
         throw new CustodyException(CustodyErrorCode.CUSTODY_EMPTY_MATERIAL);

@@ -62,6 +62,6 @@ public class DispatchNotStartedException extends Exception {
 
   /** The error recorded on the {@code FAILED_SAFE} receipt: this code, and the message {@link #getMessage()}. */
   public NormalizedError normalizedError() {
-    return new NormalizedError(errorCode, getMessage(), null);
+    return new NormalizedError(errorCode, message(errorCode, reasonCode), null);
   }
 }

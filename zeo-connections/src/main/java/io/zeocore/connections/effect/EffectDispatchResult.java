@@ -3,6 +3,7 @@ package io.zeocore.connections.effect;
 import com.fasterxml.jackson.annotation.JsonAnySetter;
 import io.zeocore.connections.contract.NormalizedError;
 import io.zeocore.connections.internal.ContractRules;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.PropertyNamingStrategies;
 import tools.jackson.databind.annotation.JsonNaming;
 
@@ -17,7 +18,7 @@ import tools.jackson.databind.annotation.JsonNaming;
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 public record EffectDispatchResult(
-    DispatchDisposition disposition, String confirmationDigest, NormalizedError normalizedError) {
+    DispatchDisposition disposition, @Nullable String confirmationDigest, @Nullable NormalizedError normalizedError) {
 
   public EffectDispatchResult {
     ContractRules.required(disposition, "disposition");

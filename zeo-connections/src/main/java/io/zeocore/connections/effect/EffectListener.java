@@ -5,6 +5,7 @@ import io.zeocore.connections.contract.EffectReceipt;
 import io.zeocore.connections.contract.EffectRecord;
 import io.zeocore.connections.contract.EffectState;
 import io.zeocore.connections.contract.OperationId;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Told about every durable change an {@link EffectOrchestrator} or {@link EffectRecovery} makes, <em>after</em> the
@@ -23,7 +24,7 @@ public interface EffectListener {
    * @param effect the snapshot as stored
    * @param previousState the state it left, or {@code null} when the effect was created
    */
-  default void transitionRecorded(EffectRecord effect, EffectState previousState) {}
+  default void transitionRecorded(EffectRecord effect, @Nullable EffectState previousState) {}
 
   /** A receipt was persisted. */
   default void receiptRecorded(EffectReceipt receipt) {}

@@ -202,7 +202,8 @@ public final class EffectOrchestrator {
     AuthorizationVerdict verdict = verifier.verify(authorization, organizationId, connectionId, connectorRevision,
         operationId, requestDigest, now, NONCE_LEFT_TO_THE_CLAIM);
     if (!verdict.authorized()) {
-      AuthorizationRefusalReason reason = verdict.refusalReason();
+      AuthorizationRefusalReason reason =
+          Objects.requireNonNull(verdict.refusalReason(), "a refused verdict carries its reason");
       if (!authenticated(reason, authorization)) {
         unauthenticated.count(reason);
         return new EffectResult(EffectState.REFUSED, null, reason);

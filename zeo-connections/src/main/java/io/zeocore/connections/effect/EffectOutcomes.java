@@ -11,6 +11,7 @@ import io.zeocore.connections.internal.Timestamps;
 import io.zeocore.connections.store.ConnectionStoreException;
 import io.zeocore.connections.store.EffectStore;
 import java.time.Instant;
+import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -58,13 +59,14 @@ final class EffectOutcomes {
     Instant completedAt = timestamps.next(started.updatedAt());
     if (result.disposition() == DispatchDisposition.CONFIRMED) {
       ConfirmationEvidence evidence = store.newConfirmationEvidence(organizationId, started.effectId(),
-          completedAt, result.confirmationDigest());
+          completedAt, Objects.requireNonNull(result.confirmationDigest(), "a CONFIRMED result carries its digest"));
       EffectRecord succeeded = started.transitionTo(EffectState.SUCCEEDED, completedAt);
       EffectReceipt receipt = EffectReceipt.succeeded(started, completedAt, started.updatedAt(),
           evidence.evidenceRef());
       return committed(organizationId, started, succeeded, receipt, evidence);
     }
-    return failSafe(organizationId, started, result.normalizedError(), completedAt);
+    return failSafe(organizationId, started,
+        Objects.requireNonNull(result.normalizedError(), "a FAILED_SAFE result carries its error"), completedAt);
   }
 
   /** Ends a {@code DISPATCH_STARTED} execution {@code FAILED_SAFE}: the dispatcher proved nothing reached the provider. */
@@ -85,7 +87,7 @@ final class EffectOutcomes {
    * @return the ambiguity, or {@code null} when another process moved the effect on first (nothing written; read
    *     the effect for its state)
    */
-  Ambiguity recordAmbiguity(OrganizationId organizationId, EffectRecord started) {
+  @Nullable Ambiguity recordAmbiguity(OrganizationId organizationId, EffectRecord started) {
     Instant ambiguousAt = timestamps.next(started.updatedAt());
     EffectRecord ambiguous = started.transitionTo(EffectState.AMBIGUOUS, ambiguousAt);
     EffectReceipt receipt = EffectReceipt.ambiguity(started,
@@ -102,8 +104,8 @@ final class EffectOutcomes {
    *
    * @param lastReceiptAt the latest receipt instant of the effect, so that the new receipt is strictly later
    */
-  EffectResult reconcile(OrganizationId organizationId, Ambiguity ambiguity, Instant lastReceiptAt,
-      EffectReconciler reconciler, EffectReconciliationRequest request) {
+  EffectResult reconcile(OrganizationId organizationId, Ambiguity ambiguity, @Nullable Instant lastReceiptAt,
+      @Nullable EffectReconciler reconciler, @Nullable EffectReconciliationRequest request) {
     ReconciliationResult result = null;
     if (reconciler != null && request != null) {
       try {
@@ -123,7 +125,7 @@ final class EffectOutcomes {
       boolean noResult = result == null;
       EffectReceipt attempt = EffectReceipt.reconciliationAttempt(ambiguous,
           new NormalizedError(NormalizedErrorCode.RESULT_AMBIGUOUS, noResult ? UNAVAILABLE_MESSAGE : UNRESOLVED_MESSAGE),
-          at, ambiguity.dispatchStartedAt(), noResult ? RECONCILIATION_UNAVAILABLE : result.evidenceDigest());
+          at, ambiguity.dispatchStartedAt(), result == null ? RECONCILIATION_UNAVAILABLE : result.evidenceDigest());
       try {
         store.saveReceipt(organizationId, attempt);
       } catch (ConnectionStoreException e) {
@@ -134,7 +136,7 @@ final class EffectOutcomes {
     }
     if (result.disposition() == ReconciliationDisposition.CONFIRMED) {
       ConfirmationEvidence evidence = store.newConfirmationEvidence(organizationId, ambiguous.effectId(), at,
-          result.confirmationDigest());
+          Objects.requireNonNull(result.confirmationDigest(), "a CONFIRMED result carries its digest"));
       EffectReceipt receipt = EffectReceipt.resolution(ambiguous, EffectState.SUCCEEDED, null, at,
           ambiguity.dispatchStartedAt(), evidence.evidenceRef(), result.evidenceDigest(), ambiguity.recordedAt());
       return committed(organizationId, ambiguous, ambiguous.transitionTo(EffectState.SUCCEEDED, at), receipt,
@@ -149,7 +151,7 @@ final class EffectOutcomes {
   /** Commits and notifies; {@code null} when committed, else the current state after another process moved on. */
   private @Nullable EffectResult commit(OrganizationId organizationId, EffectRecord from,
       EffectRecord to,
-      EffectReceipt receipt, ConfirmationEvidence evidence) {
+      EffectReceipt receipt, @Nullable ConfirmationEvidence evidence) {
     try {
       store.commitOutcome(organizationId, to, receipt, evidence);
     } catch (ConnectionStoreException e) {
@@ -161,7 +163,7 @@ final class EffectOutcomes {
   }
 
   private EffectResult committed(OrganizationId organizationId, EffectRecord from, EffectRecord to,
-      EffectReceipt receipt, ConfirmationEvidence evidence) {
+      EffectReceipt receipt, @Nullable ConfirmationEvidence evidence) {
     EffectResult movedOn = commit(organizationId, from, to, receipt, evidence);
     return movedOn != null ? movedOn : new EffectResult(to.state(), to.effectId(), null);
   }

@@ -42,7 +42,7 @@ public record EffectReconciliationRequest(
     IdempotencyKey idempotencyKey,
     String requestDigest,
     Instant dispatchStartedAt,
-    @JsonIgnore byte[] requestBody) {
+    @JsonIgnore byte @Nullable [] requestBody) {
 
   public EffectReconciliationRequest {
     ContractRules.required(organizationId, "organization_id");

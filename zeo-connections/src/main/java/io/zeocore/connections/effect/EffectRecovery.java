@@ -116,7 +116,7 @@ public final class EffectRecovery implements AutoCloseable {
   private final Duration lease;
   private final String holder = "zeocore-recovery-" + UUID.randomUUID();
   private final Object schedulerLock = new Object();
-  private ScheduledExecutorService scheduler;
+  private @Nullable ScheduledExecutorService scheduler;
 
   private EffectRecovery(Builder builder) {
     this.store = builder.store;
@@ -333,7 +333,7 @@ public final class EffectRecovery implements AutoCloseable {
     return backoff.compareTo(maxBackoff) > 0 ? maxBackoff : backoff;
   }
 
-  private record Outcome(EffectState state, boolean markedAmbiguous) {}
+  private record Outcome(@Nullable EffectState state, boolean markedAmbiguous) {}
 
   private Outcome recover(RecoveryCandidate candidate) {
     EffectRecord effect = candidate.effect();

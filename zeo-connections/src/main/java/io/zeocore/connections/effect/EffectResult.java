@@ -5,6 +5,7 @@ import io.zeocore.connections.contract.AuthorizationRefusalReason;
 import io.zeocore.connections.contract.EffectId;
 import io.zeocore.connections.contract.EffectState;
 import io.zeocore.connections.internal.ContractRules;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.PropertyNamingStrategies;
 import tools.jackson.databind.annotation.JsonNaming;
 
@@ -19,7 +20,7 @@ import tools.jackson.databind.annotation.JsonNaming;
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 public record EffectResult(
-    EffectState state, EffectId effectId, AuthorizationRefusalReason refusalReason) {
+    EffectState state, @Nullable EffectId effectId, @Nullable AuthorizationRefusalReason refusalReason) {
 
   public EffectResult {
     ContractRules.required(state, "state");

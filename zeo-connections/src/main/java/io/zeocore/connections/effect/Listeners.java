@@ -8,6 +8,7 @@ import io.zeocore.connections.contract.OperationId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -26,7 +27,7 @@ final class Listeners {
     this.listeners = List.copyOf(listeners);
   }
 
-  void transition(EffectRecord effect, EffectState previousState) {
+  void transition(EffectRecord effect, @Nullable EffectState previousState) {
     for (EffectListener listener : listeners) {
       try {
         listener.transitionRecorded(effect, previousState);

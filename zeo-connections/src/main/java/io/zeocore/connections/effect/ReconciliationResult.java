@@ -3,6 +3,7 @@ package io.zeocore.connections.effect;
 import com.fasterxml.jackson.annotation.JsonAnySetter;
 import io.zeocore.connections.contract.NormalizedError;
 import io.zeocore.connections.internal.ContractRules;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.PropertyNamingStrategies;
 import tools.jackson.databind.annotation.JsonNaming;
 
@@ -20,8 +21,8 @@ import tools.jackson.databind.annotation.JsonNaming;
 public record ReconciliationResult(
     ReconciliationDisposition disposition,
     String evidenceDigest,
-    String confirmationDigest,
-    NormalizedError normalizedError) {
+    @Nullable String confirmationDigest,
+    @Nullable NormalizedError normalizedError) {
 
   public ReconciliationResult {
     ContractRules.required(disposition, "disposition");

@@ -6,6 +6,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.exc.UnrecognizedPropertyException;
 
 /**
@@ -37,7 +38,7 @@ public final class ContractRules {
    * The constant of {@code type} whose name is exactly {@code value}: how every uppercase contract enum reads its wire
    * value. The message lists the accepted values and never repeats the rejected input.
    */
-  public static <E extends Enum<E>> E wireConstant(Class<E> type, String value) {
+  public static <E extends Enum<E>> E wireConstant(Class<E> type, @Nullable String value) {
     if (value != null) {
       for (E constant : type.getEnumConstants()) {
         if (constant.name().equals(value)) {
@@ -52,7 +53,7 @@ public final class ContractRules {
     throw new IllegalArgumentException(type.getSimpleName() + " must be one of " + accepted);
   }
 
-  public static <T> T required(T value, String field) {
+  public static <T> T required(@Nullable T value, String field) {
     if (value == null) {
       throw new InvalidFieldException(field, "is required");
     }
@@ -60,12 +61,12 @@ public final class ContractRules {
   }
 
   /** Length at least one and not whitespace only; surrounding whitespace is kept, never trimmed. */
-  public static String text(String value, String field) {
-    required(value, field);
-    if (isBlank(value)) {
+  public static String text(@Nullable String value, String field) {
+    String present = required(value, field);
+    if (isBlank(present)) {
       throw new InvalidFieldException(field, "must not be empty or whitespace only");
     }
-    return value;
+    return present;
   }
 
   /**
@@ -73,10 +74,10 @@ public final class ContractRules {
    * control characters (NUL included), format characters (bidirectional controls such as U+202E, zero-width
    * characters such as U+200B, U+200D, U+FEFF) and line or paragraph separators. The same on every store dialect.
    */
-  public static String identifier(String value, String field) {
-    text(value, field);
-    for (int i = 0; i < value.length(); ) {
-      int codePoint = value.codePointAt(i);
+  public static String identifier(@Nullable String value, String field) {
+    String present = text(value, field);
+    for (int i = 0; i < present.length(); ) {
+      int codePoint = present.codePointAt(i);
       int type = Character.getType(codePoint);
       if (type == Character.CONTROL || type == Character.FORMAT || type == Character.LINE_SEPARATOR
           || type == Character.PARAGRAPH_SEPARATOR || type == Character.SURROGATE) {
@@ -85,16 +86,16 @@ public final class ContractRules {
       }
       i += Character.charCount(codePoint);
     }
-    return value;
+    return present;
   }
 
   /** {@code null} stays {@code null}; anything else must be {@link #text}. */
-  public static String optionalText(String value, String field) {
+  public static @Nullable String optionalText(@Nullable String value, String field) {
     return value == null ? null : text(value, field);
   }
 
   /** {@code null} and blank strings become {@code null}. */
-  public static String blankToNull(String value) {
+  public static @Nullable String blankToNull(@Nullable String value) {
     return value == null || isBlank(value) ? null : value;
   }
 
@@ -110,7 +111,7 @@ public final class ContractRules {
   }
 
   /** An immutable copy; {@code null} becomes the empty list; null elements are rejected. */
-  public static <T> List<T> list(List<T> values, String field) {
+  public static <T> List<T> list(@Nullable List<T> values, String field) {
     if (values == null) {
       return List.of();
     }
@@ -125,7 +126,7 @@ public final class ContractRules {
   }
 
   /** Like {@link #list} and additionally every element must be {@link #text}. */
-  public static List<String> textList(List<String> values, String field) {
+  public static List<String> textList(@Nullable List<String> values, String field) {
     List<String> copy = list(values, field);
     for (String value : copy) {
       if (isBlank(value)) {
@@ -136,46 +137,46 @@ public final class ContractRules {
   }
 
   /** Contract instants have the store's precision: microseconds. Finer digits are truncated. */
-  public static Instant instant(Instant value, String field) {
+  public static Instant instant(@Nullable Instant value, String field) {
     return required(value, field).truncatedTo(ChronoUnit.MICROS);
   }
 
-  public static Instant optionalInstant(Instant value) {
+  public static @Nullable Instant optionalInstant(@Nullable Instant value) {
     return value == null ? null : value.truncatedTo(ChronoUnit.MICROS);
   }
 
   /** Exactly 64 lowercase hexadecimal characters, no prefix. */
-  public static String hex64(String value, String field) {
-    required(value, field);
-    if (!HEX_64.matcher(value).matches()) {
+  public static String hex64(@Nullable String value, String field) {
+    String present = required(value, field);
+    if (!HEX_64.matcher(present).matches()) {
       throw new InvalidFieldException(field, "must be exactly 64 lowercase hexadecimal characters");
     }
-    return value;
+    return present;
   }
 
-  public static String optionalHex64(String value, String field) {
+  public static @Nullable String optionalHex64(@Nullable String value, String field) {
     return value == null ? null : hex64(value, field);
   }
 
   /** {@code sha256:} followed by exactly 64 lowercase hexadecimal characters. */
-  public static String sha256Digest(String value, String field) {
-    required(value, field);
-    if (!SHA256_DIGEST.matcher(value).matches()) {
+  public static String sha256Digest(@Nullable String value, String field) {
+    String present = required(value, field);
+    if (!SHA256_DIGEST.matcher(present).matches()) {
       throw new InvalidFieldException(field, "must be sha256: followed by 64 lowercase hexadecimal characters");
     }
-    return value;
+    return present;
   }
 
-  public static boolean isHex64(String value) {
+  public static boolean isHex64(@Nullable String value) {
     return value != null && HEX_64.matcher(value).matches();
   }
 
-  public static boolean isSha256Digest(String value) {
+  public static boolean isSha256Digest(@Nullable String value) {
     return value != null && SHA256_DIGEST.matcher(value).matches();
   }
 
   /** Refuses a normalized error's provider detail ({@code providerDetail} of the error, {@code null} when absent). */
-  public static void forbidProviderDetail(String providerDetail) {
+  public static void forbidProviderDetail(@Nullable String providerDetail) {
     if (providerDetail != null) {
       throw new InvalidFieldException("provider_detail", "is forbidden at the orchestration boundary");
     }

@@ -31,11 +31,11 @@ public final class JsonValues {
     return copyObject(value, field, 1);
   }
 
-  public static Object value(Object value, String field) {
+  public static @Nullable Object value(@Nullable Object value, String field) {
     return value(value, field, 0);
   }
 
-  private static @Nullable Object value(Object value, String field, int depth) {
+  private static @Nullable Object value(@Nullable Object value, String field, int depth) {
     if (value == null) {
       return null;
     }

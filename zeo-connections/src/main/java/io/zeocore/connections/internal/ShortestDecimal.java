@@ -3,6 +3,8 @@ package io.zeocore.connections.internal;
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.math.RoundingMode;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The shortest decimal that reads back as a given {@code double}, as both of ZeoCore's canonical JSON forms need it:
@@ -33,7 +35,8 @@ public final class ShortestDecimal {
     // decimal of that many digits does, and then every longer length does too, so the shortest is found by going
     // down from there (for almost every double, Double.toString is already shortest and one step shows it).
     int precision = new BigDecimal(Double.toString(d)).stripTrailingZeros().precision();
-    BigDecimal shortest = nearestReadingBack(exact, precision, d);
+    // one of the two neighbours at Double.toString's precision reads back: a decimal of that length does
+    BigDecimal shortest = Objects.requireNonNull(nearestReadingBack(exact, precision, d), "a neighbour reads back");
     for (BigDecimal shorter; precision > 1 && (shorter = nearestReadingBack(exact, precision - 1, d)) != null; ) {
       shortest = shorter;
       precision--;
@@ -46,7 +49,7 @@ public final class ShortestDecimal {
    * {@code d}), the one that reads back as {@code d}, the nearer (then the even) one when both do; {@code null} when
    * neither does.
    */
-  private static BigDecimal nearestReadingBack(BigDecimal exact, int precision, double d) {
+  private static @Nullable BigDecimal nearestReadingBack(BigDecimal exact, int precision, double d) {
     BigDecimal down = exact.round(new MathContext(precision, RoundingMode.FLOOR));
     BigDecimal up = exact.round(new MathContext(precision, RoundingMode.CEILING));
     boolean downReads = Double.parseDouble(down.toString()) == d;

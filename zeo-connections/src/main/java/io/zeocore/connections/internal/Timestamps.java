@@ -4,6 +4,7 @@ import java.time.Instant;
 import java.time.InstantSource;
 import java.time.temporal.ChronoUnit;
 import java.util.concurrent.locks.ReentrantLock;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Strictly increasing instants at microsecond precision (the reference's {@code _timestamp_after}). Under a lock: read
@@ -18,7 +19,7 @@ public final class Timestamps {
 
   private final InstantSource clock;
   private final ReentrantLock lock = new ReentrantLock();
-  private Instant last;
+  private @Nullable Instant last;
 
   public Timestamps(InstantSource clock) {
     if (clock == null) {
@@ -33,7 +34,7 @@ public final class Timestamps {
   }
 
   /** The next instant of this instance that is also strictly after {@code previous} (if not {@code null}). */
-  public Instant next(Instant previous) {
+  public Instant next(@Nullable Instant previous) {
     lock.lock();
     try {
       Instant reading = clock.instant();

@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The canonical JSON bytes of an inline read result, byte-compatible with the reference's Python
@@ -30,7 +31,7 @@ final class CanonicalJson {
     return out.toString().getBytes(StandardCharsets.US_ASCII);
   }
 
-  private static void write(Object value, StringBuilder out) {
+  private static void write(@Nullable Object value, StringBuilder out) {
     if (value == null) {
       out.append("null");
     } else if (value instanceof String text) {

@@ -24,7 +24,7 @@ public record ReadDispatchResult(
     ReadDisposition disposition,
     @Nullable Object inlineResult,
     @Nullable ReadArtifact artifact,
-    NormalizedError normalizedError) {
+    @Nullable NormalizedError normalizedError) {
 
   public ReadDispatchResult {
     ContractRules.required(disposition, "disposition");

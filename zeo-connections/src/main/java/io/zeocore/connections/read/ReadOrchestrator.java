@@ -19,6 +19,7 @@ import io.zeocore.connections.contract.NormalizedError;
 import io.zeocore.connections.contract.NormalizedErrorCode;
 import io.zeocore.connections.contract.OperationId;
 import io.zeocore.connections.contract.OrganizationId;
+import io.zeocore.connections.contract.ReadArtifact;
 import io.zeocore.connections.contract.ReadId;
 import io.zeocore.connections.contract.ReadReceipt;
 import io.zeocore.connections.contract.ReadRecord;
@@ -276,7 +277,8 @@ public final class ReadOrchestrator {
           return stored(organizationId, existing.get());
         }
       }
-      return ReadResult.refused(verdict.refusalReason());
+      return ReadResult.refused(
+          Objects.requireNonNull(verdict.refusalReason(), "a refused verdict carries its reason"));
     }
 
     ConnectorPreflight.Passed passed = ConnectorPreflight.check(store, organizationId, connectionId,
@@ -364,29 +366,32 @@ public final class ReadOrchestrator {
   private @Nullable ReadReceipt receiptFor(OrganizationId organizationId, ReadRecord claimed,
       ConnectorRevision revision, ReadDispatchResult result) {
     if (result.disposition() == ReadDisposition.FAILED_SAFE) {
-      return failedSafe(organizationId, claimed, result.normalizedError());
+      return failedSafe(organizationId, claimed,
+          Objects.requireNonNull(result.normalizedError(), "a FAILED_SAFE result carries its error"));
     }
     String resultDigest;
-    if (result.inlineResult() != null) {
-      if (hasSecretShapedKey(result.inlineResult())) {
+    Object inlineResult = result.inlineResult();
+    if (inlineResult != null) {
+      if (hasSecretShapedKey(inlineResult)) {
         LOG.debug("observation {} returned a secret-shaped key; result discarded", claimed.readId());
         return null;
       }
-      if (JsonValues.depth(result.inlineResult()) > maxResultDepth) {
+      if (JsonValues.depth(inlineResult) > maxResultDepth) {
         LOG.debug("observation {} returned a result nested deeper than {} levels; result discarded",
             claimed.readId(), maxResultDepth);
         return null;
       }
-      byte[] canonical = CanonicalJson.bytes(result.inlineResult());
+      byte[] canonical = CanonicalJson.bytes(inlineResult);
       if (canonical.length > revision.responseSizeLimitBytes()) {
         return null;
       }
       resultDigest = Digests.SHA256_PREFIX + Digests.sha256Hex(canonical);
     } else {
-      if (result.artifact().sizeBytes() > revision.responseSizeLimitBytes()) {
+      ReadArtifact artifact = Objects.requireNonNull(result.artifact(), "a CONFIRMED result carries one of the two");
+      if (artifact.sizeBytes() > revision.responseSizeLimitBytes()) {
         return null;
       }
-      resultDigest = result.artifact().contentSha256();
+      resultDigest = artifact.contentSha256();
     }
     return new ReadReceipt(claimed.readId(), organizationId, claimed.connectionId(),
         ReadState.CONFIRMED, claimed.requestDigest(), resultDigest, result.inlineResult(), result.artifact(),

@@ -6,6 +6,7 @@ import io.zeocore.connections.contract.ReadId;
 import io.zeocore.connections.contract.ReadReceipt;
 import io.zeocore.connections.contract.ReadState;
 import io.zeocore.connections.internal.ContractRules;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.PropertyNamingStrategies;
 import tools.jackson.databind.annotation.JsonNaming;
 
@@ -21,10 +22,10 @@ import tools.jackson.databind.annotation.JsonNaming;
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 public record ReadResult(
-    ReadState state,
-    ReadId readId,
-    ReadReceipt receipt,
-    AuthorizationRefusalReason refusalReason) {
+    @Nullable ReadState state,
+    @Nullable ReadId readId,
+    @Nullable ReadReceipt receipt,
+    @Nullable AuthorizationRefusalReason refusalReason) {
 
   public ReadResult {
     if (refusalReason != null) {

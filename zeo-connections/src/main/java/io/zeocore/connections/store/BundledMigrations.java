@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.zip.CRC32;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The versioned migrations this build ships for one dialect ({@code V<version>__<description>.sql} under the
@@ -33,7 +34,7 @@ record BundledMigrations(List<Script> scripts) {
   record Script(String version, String name, int checksum) {}
 
   /** One row of the history table. */
-  record Applied(String version, String script, Integer checksum, boolean success) {}
+  record Applied(@Nullable String version, String script, @Nullable Integer checksum, boolean success) {}
 
   BundledMigrations {
     scripts = List.copyOf(scripts);

@@ -50,12 +50,9 @@ final class ConnectionRecords {
   }
 
   Optional<Connection> getConnection(OrganizationId organizationId, ConnectionId connectionId) {
-    String document = database.read("reading the connection failed",
+    Optional<String> document = database.read("reading the connection failed",
         s -> s.first(selectConnection, row -> row.getString(1), organizationId.value(), connectionId.value()));
-    if (document == null) {
-      return Optional.empty();
-    }
-    return Optional.of(connections.parse(organizationId.value() + '\u0000' + connectionId.value(), document,
+    return document.map(stored -> connections.parse(organizationId.value() + '\u0000' + connectionId.value(), stored,
         text -> StoreDocuments.parse(text, Connection.class, "connection")));
   }
 
@@ -69,7 +66,7 @@ final class ConnectionRecords {
     String document = StoreDocuments.write(revision, "connector revision");
     SqlWork<Integer> save = s -> {
       String stored = s.first(selectRevision, row -> row.getString(1), organizationId.value(),
-          revision.revisionId().value());
+          revision.revisionId().value()).orElse(null);
       if (stored == null) {
         return s.update(insertRevision, organizationId.value(), revision.revisionId().value(), document);
       }
@@ -95,12 +92,9 @@ final class ConnectionRecords {
     if (cached != null) {
       return Optional.of(cached);
     }
-    String document = database.read("reading the connector revision failed",
+    Optional<String> document = database.read("reading the connector revision failed",
         s -> s.first(selectRevision, row -> row.getString(1), organizationId.value(), revisionId.value()));
-    if (document == null) {
-      return Optional.empty();
-    }
-    return Optional.of(revisions.parse(key, document,
+    return document.map(stored -> revisions.parse(key, stored,
         text -> StoreDocuments.parse(text, ConnectorRevision.class, "connector revision")));
   }
 }

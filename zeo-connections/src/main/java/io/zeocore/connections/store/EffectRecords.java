@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The effect executions and everything appended to them: {@code executions} (the current state, advanced by
@@ -158,15 +159,15 @@ final class EffectRecords {
 
   void save(OrganizationId organizationId, EffectRecord effect) {
     OrganizationScope.require(organizationId, effect.organizationId(), "execution");
-    database.write("saving the execution failed", s -> {
+    database.writeWithoutResult("saving the execution failed", s -> {
       EffectRecord stored = s.first(selectEffect, EffectRecords::readEffect, organizationId.value(),
-          effect.effectId().value());
+          effect.effectId().value()).orElse(null);
       if (stored == null) {
         if (effect.state() != EffectState.CREATED) {
           throw new ConnectionStoreException("first persisted state must be CREATED");
         }
         insertEffect(s, effect, true);
-        return null;
+        return;
       }
       if (!stored.hasSameIdentityAs(effect)) {
         throw new ConnectionStoreException("execution identity is immutable");
@@ -178,20 +179,19 @@ final class EffectRecords {
         throw new ConnectionStoreException("updated_at must be monotonic");
       }
       advance(s, effect, stored.state());
-      return null;
     });
   }
 
   Optional<EffectRecord> get(OrganizationId organizationId, EffectId effectId) {
-    return Optional.ofNullable(database.read("reading the execution failed", s -> s.first(selectEffect,
-        EffectRecords::readEffect, organizationId.value(), effectId.value())));
+    return database.read("reading the execution failed", s -> s.first(selectEffect,
+        EffectRecords::readEffect, organizationId.value(), effectId.value()));
   }
 
   Optional<EffectRecord> getByIdempotency(OrganizationId organizationId, ConnectionId connectionId,
       ConnectorRevisionId connectorRevision, OperationId operationId, IdempotencyKey idempotencyKey) {
-    return Optional.ofNullable(database.read("reading the execution failed", s -> s.first(
+    return database.read("reading the execution failed", s -> s.first(
         selectEffectByIdentity, EffectRecords::readEffect, organizationId.value(), connectionId.value(),
-        connectorRevision.value(), operationId.value(), idempotencyKey.value())));
+        connectorRevision.value(), operationId.value(), idempotencyKey.value()));
   }
 
   List<EffectRecord> history(OrganizationId organizationId, EffectId effectId) {
@@ -216,11 +216,10 @@ final class EffectRecords {
       if (byFunction) {
         writeCall(s -> s.first(callClaim, row -> row.getInt(1), claimArguments(s, organizationId, nonce, snapshots)));
       } else {
-        database.write(s -> {
+        database.writeWithoutResult(s -> {
           nonces.insert(s, organizationId, nonce, first.createdAt());
           insertEffect(s, first, true);
           advanceChain(s, snapshots);
-          return null;
         });
       }
       return new EffectClaim(last, true);
@@ -247,11 +246,10 @@ final class EffectRecords {
     }
     EffectWriteRules.requireReceiptMatches(organizationId, last, receipt);
     try {
-      database.write(s -> {
+      database.writeWithoutResult(s -> {
         insertEffect(s, snapshots.get(0), false);
         advanceChain(s, snapshots);
         insertReceipt(s, receipt);
-        return null;
       });
     } catch (SQLException e) {
       if (!database.isConflict(e)) {
@@ -262,9 +260,9 @@ final class EffectRecords {
   }
 
   /** Runs {@link #commitOutcome}'s transaction; a failure reads as {@link #outcomeFailure} says. */
-  private void writeOutcome(SqlWork<Void> work) {
+  private void writeOutcome(SqlAction work) {
     try {
-      database.write(work);
+      database.writeWithoutResult(work);
     } catch (SQLException e) {
       throw outcomeFailure(e);
     }
@@ -288,7 +286,7 @@ final class EffectRecords {
    * compare-and-set matches nothing, the stored row chooses the message and nothing is written.
    */
   void commitOutcome(OrganizationId organizationId, EffectRecord effect, EffectReceipt receipt,
-      ConfirmationEvidence evidence) {
+      @Nullable ConfirmationEvidence evidence) {
     OrganizationScope.require(organizationId, effect.organizationId(), "execution");
     EffectWriteRules.requireReceiptMatches(organizationId, effect, receipt);
     if (evidence != null) {
@@ -323,10 +321,9 @@ final class EffectRecords {
           effect.authorizationDigest(), effect.requestDigest(), Micros.of(effect.createdAt()));
       if (s.update(sql, args.toArray()) != 1) {
         throw notMoved(s.first(selectEffect, EffectRecords::readEffect, organizationId.value(),
-            effect.effectId().value()), effect, expected);
+            effect.effectId().value()).orElse(null), effect, expected);
       }
       insertReceipt(s, receipt);
-      return null;
     });
   }
 
@@ -336,7 +333,7 @@ final class EffectRecords {
    * the message as on the statement path.
    */
   private void commitOutcomeByFunction(OrganizationId organizationId, EffectRecord effect,
-      EffectReceipt receipt, ConfirmationEvidence evidence, EffectState expected) {
+      EffectReceipt receipt, @Nullable ConfirmationEvidence evidence, @Nullable EffectState expected) {
     NormalizedError error = receipt.normalizedError();
     Object[] args = {organizationId.value(), effect.effectId().value(),
         evidence == null ? null : evidence.evidenceRef().value(),
@@ -364,8 +361,8 @@ final class EffectRecords {
   }
 
   /** Why the compare-and-set of {@code execution} from {@code expected} moved no row, judged by the stored row. */
-  private static ConnectionStoreException notMoved(EffectRecord stored, EffectRecord effect,
-      EffectState expected) {
+  private static ConnectionStoreException notMoved(@Nullable EffectRecord stored, EffectRecord effect,
+      @Nullable EffectState expected) {
     if (stored == null) {
       return new ConnectionStoreException("execution does not exist in organization");
     }
@@ -419,7 +416,7 @@ final class EffectRecords {
    * The state {@link #commitOutcome} compares against: {@code AMBIGUOUS} for a resolving receipt, else
    * {@code DISPATCH_STARTED} when the receipt says dispatch started, else {@code null} for "any pre-dispatch state".
    */
-  private static EffectState expectedPriorState(EffectReceipt receipt) {
+  private static @Nullable EffectState expectedPriorState(EffectReceipt receipt) {
     if (receipt.resolvesAmbiguity()) {
       return EffectState.AMBIGUOUS;
     }
@@ -432,9 +429,8 @@ final class EffectRecords {
   void saveReceipt(OrganizationId organizationId, EffectReceipt receipt) {
     OrganizationScope.require(organizationId, receipt.organizationId(), "receipt");
     EffectWriteRules.requireNoProviderDetail(receipt);
-    database.write("saving the receipt failed", s -> {
+    database.writeWithoutResult("saving the receipt failed", s -> {
       insertReceipt(s, receipt);
-      return null;
     });
   }
 
@@ -465,21 +461,20 @@ final class EffectRecords {
       Instant observedAt, String confirmationDigest) {
     ConfirmationEvidence evidence = newConfirmationEvidence(organizationId, effectId, observedAt,
         confirmationDigest);
-    database.write("saving confirmation evidence failed", s -> {
+    database.writeWithoutResult("saving confirmation evidence failed", s -> {
       insertEvidence(s, evidence);
-      return null;
     });
     return evidence;
   }
 
   Optional<ConfirmationEvidence> confirmationEvidence(OrganizationId organizationId,
       ConfirmationEvidenceRef evidenceRef) {
-    return Optional.ofNullable(database.read("reading confirmation evidence failed", s -> s.first(
+    return database.read("reading confirmation evidence failed", s -> s.first(
         selectConfirmationEvidence,
         row -> new ConfirmationEvidence(new ConfirmationEvidenceRef(row.getString("evidence_ref")),
             new OrganizationId(row.getString("organization_id")), new EffectId(row.getString("execution_id")),
             Micros.read(row, "observed_at"), row.getString("confirmation_digest")),
-        organizationId.value(), evidenceRef.value())));
+        organizationId.value(), evidenceRef.value()));
   }
 
   // ---------------------------------------------------------------------------------------------------------------
@@ -505,15 +500,15 @@ final class EffectRecords {
     }
     // consecutive steps with the same statement go as one batch (on PostgreSQL every step has the same one)
     List<Object[]> steps = new ArrayList<>(snapshots.size() - 1);
-    String batchSql = null;
+    String batchSql = advanceSql(snapshots.get(1).state());
     for (int i = 1; i < snapshots.size(); i++) {
       EffectRecord next = snapshots.get(i);
       String sql = advanceSql(next.state());
-      if (batchSql != null && !sql.equals(batchSql)) {
+      if (!sql.equals(batchSql)) {
         advanceBatch(s, batchSql, steps);
         steps.clear();
+        batchSql = sql;
       }
-      batchSql = sql;
       steps.add(new Object[] {next.state().name(), Micros.of(next.updatedAt()), Micros.ofNullable(next.completedAt()),
           next.organizationId().value(), next.effectId().value(), snapshots.get(i - 1).state().name()});
     }
@@ -572,11 +567,11 @@ final class EffectRecords {
         new AuthorizationId(row.getString("authorization_id")),
         new IdempotencyKey(row.getString("idempotency_key")), row.getString("authorization_digest"),
         row.getString("request_digest"), EffectState.valueOf(row.getString("state")),
-        Micros.read(row, "created_at"), Micros.read(row, "updated_at"), Micros.read(row, "completed_at"));
+        Micros.read(row, "created_at"), Micros.read(row, "updated_at"), Micros.readNullable(row, "completed_at"));
   }
 
   /** The normalized error of columns {@code error_code} and {@code error_message}, or {@code null}. */
-  static NormalizedError readError(ResultSet row) throws SQLException {
+  static @Nullable NormalizedError readError(ResultSet row) throws SQLException {
     String code = row.getString("error_code");
     return code == null ? null
         : new NormalizedError(NormalizedErrorCode.valueOf(code), row.getString("error_message"), null);
@@ -587,9 +582,9 @@ final class EffectRecords {
     return new EffectReceipt(new EffectId(row.getString("execution_id")),
         new OrganizationId(row.getString("organization_id")), new ConnectionId(row.getString("connection_id")),
         EffectState.valueOf(row.getString("final_state")), readError(row), Micros.read(row, "recorded_at"),
-        Micros.read(row, "dispatch_started_at"), Micros.read(row, "resolved_at"),
+        Micros.readNullable(row, "dispatch_started_at"), Micros.readNullable(row, "resolved_at"),
         evidenceRef == null ? null : new ConfirmationEvidenceRef(evidenceRef),
-        row.getString("reconciliation_evidence"), Micros.read(row, "resolves_ambiguous_recorded_at"),
+        row.getString("reconciliation_evidence"), Micros.readNullable(row, "resolves_ambiguous_recorded_at"),
         row.getString("reconciliation_attempt_evidence"));
   }
 }

@@ -10,6 +10,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One owned writer connection, with <b>group commit</b>, and optionally {@link ReadSessions} beside it for reads
@@ -65,7 +66,7 @@ final class GroupCommitDatabase implements StoreDatabase {
   private final SqlSession session;
   private final ConcurrentLinkedQueue<Pending<?>> queue = new ConcurrentLinkedQueue<>();
   private final Committer committer;
-  private final ReadSessions readers;
+  private final @Nullable ReadSessions readers;
   private boolean closed;
 
   /** How a batch's transaction is committed; replaced in tests to make a commit fail. */
@@ -83,7 +84,8 @@ final class GroupCommitDatabase implements StoreDatabase {
   }
 
   /** With {@code readers} ({@code null} for none) serving reads while they have a free connection. */
-  GroupCommitDatabase(SqlDialect dialect, Connection connection, Committer committer, ReadSessions readers) {
+  GroupCommitDatabase(SqlDialect dialect, Connection connection, Committer committer,
+      @Nullable ReadSessions readers) {
     this.dialect = dialect;
     this.connection = connection;
     this.session = SqlSession.caching(connection, statements);
@@ -100,8 +102,8 @@ final class GroupCommitDatabase implements StoreDatabase {
     final SqlWork<T> work;
     final Thread caller = Thread.currentThread();
     volatile boolean done;
-    T result;
-    Throwable failure;
+    @Nullable T result;
+    @Nullable Throwable failure;
 
     Pending(SqlWork<T> work) {
       this.work = work;
@@ -126,6 +128,7 @@ final class GroupCommitDatabase implements StoreDatabase {
       }
     }
 
+    @SuppressWarnings("NullAway") // the result of a work that ended without failure: the work's non-null T
     T outcome() throws SQLException {
       if (failure == null) {
         return result;

@@ -106,14 +106,14 @@ public final class JdbcConnectionStore implements EffectRecoveryStore, ReadStore
 
   private final StoreDatabase database;
   private final Tables tables;
-  private final SqliteDatabase sqlite;
+  private final @Nullable SqliteDatabase sqlite;
   private final ConnectionRecords connections;
   private final NonceRecords nonces;
   private final EffectRecords effects;
   private final ReadRecords reads;
   private final RecoveryQueries recovery;
 
-  private JdbcConnectionStore(StoreDatabase database, Tables tables, SqliteDatabase sqlite,
+  private JdbcConnectionStore(StoreDatabase database, Tables tables, @Nullable SqliteDatabase sqlite,
       Supplier<UUID> evidenceIds) {
     this.database = database;
     this.tables = tables;
@@ -165,14 +165,14 @@ public final class JdbcConnectionStore implements EffectRecoveryStore, ReadStore
   /** Builds a {@link JdbcConnectionStore}; exactly one of the three sources must be set. */
   public static final class Builder {
 
-    private Path sqliteFile;
-    private DataSource dataSource;
-    private Dialect dialect;
-    private String jdbcUrl;
+    private @Nullable Path sqliteFile;
+    private @Nullable DataSource dataSource;
+    private @Nullable Dialect dialect;
+    private @Nullable String jdbcUrl;
     private @Nullable String user;
     private @Nullable String password;
-    private String schema;
-    private Integer poolSize;
+    private @Nullable String schema;
+    private @Nullable Integer poolSize;
     private Supplier<UUID> evidenceIds = UUID::randomUUID;
     private boolean migrate = true;
     private GroupCommitDatabase.Committer committer = SqlDialect::commit;
@@ -266,7 +266,6 @@ public final class JdbcConnectionStore implements EffectRecoveryStore, ReadStore
         throw new IllegalStateException("set exactly one of sqliteFile, dataSource and jdbcUrl");
       }
       Path file = sqliteFile;
-      DataSource source = dataSource;
       Dialect sourceDialect = dialect;
       if (jdbcUrl != null) {
         Dialect urlDialect = Dialect.fromJdbcUrl(jdbcUrl);
@@ -293,6 +292,7 @@ public final class JdbcConnectionStore implements EffectRecoveryStore, ReadStore
           throw e;
         }
       }
+      DataSource source = Objects.requireNonNull(dataSource, "dataSource"); // the one source left
       if (sourceDialect == null) {
         try {
           sourceDialect = Dialect.detect(source);
@@ -499,7 +499,7 @@ public final class JdbcConnectionStore implements EffectRecoveryStore, ReadStore
 
   @Override
   public void commitOutcome(OrganizationId organizationId, EffectRecord effect, EffectReceipt receipt,
-      ConfirmationEvidence evidence) {
+      @Nullable ConfirmationEvidence evidence) {
     effects.commitOutcome(organizationId, effect, receipt, evidence);
   }
 

@@ -35,9 +35,8 @@ final class NonceRecords {
   /** Records the nonce in its own transaction; "authorization nonce was already used" when it was. */
   void record(OrganizationId organizationId, String nonce, Instant recordedAt) {
     try {
-      database.write(s -> {
+      database.writeWithoutResult(s -> {
         insert(s, organizationId, nonce, recordedAt);
-        return null;
       });
     } catch (SQLException e) {
       throw database.isConflict(e) ? new ConnectionStoreException("authorization nonce was already used", e)

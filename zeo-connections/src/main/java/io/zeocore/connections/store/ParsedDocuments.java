@@ -3,6 +3,7 @@ package io.zeocore.connections.store;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A bounded, least-recently-used cache of parsed JSON documents, keyed by the record's key and the exact stored text:
@@ -31,7 +32,7 @@ final class ParsedDocuments<T> {
   }
 
   /** The parsed value last stored under {@code key}, whatever its document, or {@code null}. */
-  synchronized T cached(String key) {
+  synchronized @Nullable T cached(String key) {
     Entry<T> entry = entries.get(key);
     return entry == null ? null : entry.value();
   }

@@ -67,7 +67,7 @@ final class PostgresDialect implements SqlDialect {
   }
 
   @Override
-  public String schemaName(String requested) {
+  public String schemaName(@Nullable String requested) {
     String name = requested == null ? Dialect.POSTGRESQL_SCHEMA : requested;
     if (!SCHEMA_NAME.matcher(name).matches() || name.startsWith("pg_")) {
       throw new IllegalArgumentException("invalid schema name '" + name + "' for ZeoCore's tables: use 1 to 63"

@@ -61,15 +61,15 @@ final class ReadRecords {
   }
 
   Optional<ReadRecord> get(OrganizationId organizationId, ReadId readId) {
-    return Optional.ofNullable(database.read("reading the observation failed", s -> s.first(selectRead,
-        ReadRecords::readReadRecord, organizationId.value(), readId.value())));
+    return database.read("reading the observation failed", s -> s.first(selectRead,
+        ReadRecords::readReadRecord, organizationId.value(), readId.value()));
   }
 
   Optional<ReadRecord> getByIdempotency(OrganizationId organizationId, ConnectionId connectionId,
       ConnectorRevisionId connectorRevision, OperationId operationId, IdempotencyKey idempotencyKey) {
-    return Optional.ofNullable(database.read("reading the observation failed", s -> s.first(
+    return database.read("reading the observation failed", s -> s.first(
         selectReadByIdentity, ReadRecords::readReadRecord, organizationId.value(),
-        connectionId.value(), connectorRevision.value(), operationId.value(), idempotencyKey.value())));
+        connectionId.value(), connectorRevision.value(), operationId.value(), idempotencyKey.value()));
   }
 
   /**
@@ -85,14 +85,13 @@ final class ReadRecords {
       throw new ConnectionStoreException("authorization nonce is required");
     }
     try {
-      database.write(s -> {
+      database.writeWithoutResult(s -> {
         nonces.insert(s, organizationId, nonce, read.createdAt());
         s.update(insertRead, organizationId.value(), read.readId().value(),
             read.connectionId().value(), read.connectorRevision().value(),
             read.operationId().value(), read.authorizationId().value(),
             read.idempotencyKey().value(), read.authorizationDigest(), read.requestDigest(),
             read.state().name(), Micros.of(read.createdAt()), null);
-        return null;
       });
       return new ReadClaim(read, true);
     } catch (SQLException e) {
@@ -134,15 +133,15 @@ final class ReadRecords {
     String inline = receipt.inlineResult() == null ? null : StoreDocuments.writeInlineResult(receipt.inlineResult());
     ReadArtifact artifact = receipt.artifact();
     NormalizedError error = receipt.normalizedError();
-    database.write("committing the observation failed", s -> {
-      int updated = s.update(completeRead, read.state().name(), Micros.of(read.completedAt()),
+    database.writeWithoutResult("committing the observation failed", s -> {
+      int updated = s.update(completeRead, read.state().name(), Micros.of(receipt.recordedAt()),
           organizationId.value(), read.readId().value(), read.connectionId().value(),
           read.connectorRevision().value(), read.operationId().value(),
           read.authorizationId().value(), read.idempotencyKey().value(),
           read.authorizationDigest(), read.requestDigest(), Micros.of(read.createdAt()));
       if (updated != 1) {
         ReadRecord stored = s.first(selectRead, ReadRecords::readReadRecord,
-            organizationId.value(), read.readId().value());
+            organizationId.value(), read.readId().value()).orElse(null);
         if (stored == null) {
           throw new ConnectionStoreException("observation claim does not exist");
         }
@@ -157,14 +156,13 @@ final class ReadRecords {
           artifact == null ? null : artifact.contentSha256(), artifact == null ? null : artifact.sizeBytes(),
           artifact == null ? null : artifact.mediaType(), error == null ? null : error.code().name(),
           error == null ? null : error.message(), Micros.of(receipt.recordedAt()));
-      return null;
     });
   }
 
   Optional<ReadReceipt> receipt(OrganizationId organizationId, ReadId readId) {
-    return Optional.ofNullable(database.read("reading the observation receipt failed", s -> s.first(
+    return database.read("reading the observation receipt failed", s -> s.first(
         selectReadReceipt, ReadRecords::readReadReceipt, organizationId.value(),
-        readId.value())));
+        readId.value()));
   }
 
   private static ReadRecord readReadRecord(ResultSet row) throws SQLException {
@@ -174,7 +172,7 @@ final class ReadRecords {
         new AuthorizationId(row.getString("authorization_id")),
         new IdempotencyKey(row.getString("idempotency_key")), row.getString("authorization_digest"),
         row.getString("request_digest"), ReadState.valueOf(row.getString("state")),
-        Micros.read(row, "created_at"), Micros.read(row, "completed_at"));
+        Micros.read(row, "created_at"), Micros.readNullable(row, "completed_at"));
   }
 
   private static ReadReceipt readReadReceipt(ResultSet row) throws SQLException {

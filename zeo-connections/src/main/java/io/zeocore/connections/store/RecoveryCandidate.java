@@ -5,6 +5,7 @@ import io.zeocore.connections.contract.EffectRecord;
 import io.zeocore.connections.effect.EffectRecovery;
 import io.zeocore.connections.internal.ContractRules;
 import java.time.Instant;
+import org.jspecify.annotations.Nullable;
 
 /**
  * An effect that {@link EffectRecovery} should look at: one left at {@code DISPATCH_STARTED} (the process died
@@ -14,7 +15,7 @@ import java.time.Instant;
  * @param reconciliationAttempts how many unresolved reconciliation attempt receipts it already has
  * @param lastReceiptAt the {@code recordedAt} of its latest receipt, or {@code null} when it has none
  */
-public record RecoveryCandidate(EffectRecord effect, int reconciliationAttempts, Instant lastReceiptAt) {
+public record RecoveryCandidate(EffectRecord effect, int reconciliationAttempts, @Nullable Instant lastReceiptAt) {
 
   public RecoveryCandidate {
     if (effect == null) {

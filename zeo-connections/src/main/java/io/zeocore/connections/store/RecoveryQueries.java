@@ -11,6 +11,7 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The store's only cross-organization queries, for system sweeps and health: effects to recover (dispatches older
@@ -22,7 +23,7 @@ final class RecoveryQueries {
 
   private final StoreDatabase database;
   private final Tables tables;
-  private final SqliteDatabase sqlite;
+  private final @Nullable SqliteDatabase sqlite;
   private final String selectStaleDispatches;
   private final String selectAmbiguous;
   private final String countByState;
@@ -30,7 +31,7 @@ final class RecoveryQueries {
   private final String releaseLease;
 
   /** {@code sqlite} is the embedded file the store owns, or {@code null}. */
-  RecoveryQueries(StoreDatabase database, Tables tables, SqliteDatabase sqlite) {
+  RecoveryQueries(StoreDatabase database, Tables tables, @Nullable SqliteDatabase sqlite) {
     this.database = database;
     this.tables = tables;
     this.sqlite = sqlite;
@@ -109,10 +110,11 @@ final class RecoveryQueries {
     for (EffectState state : EffectState.values()) {
       counts.put(state, 0L);
     }
-    database.read("counting executions failed", s -> s.list(countByState, row -> {
-      counts.put(EffectState.valueOf(row.getString("state")), row.getLong("executions"));
-      return null;
-    }));
+    for (Map.Entry<EffectState, Long> count : database.read("counting executions failed",
+        s -> s.list(countByState, row -> Map.entry(EffectState.valueOf(row.getString("state")),
+            row.getLong("executions"))))) {
+      counts.put(count.getKey(), count.getValue());
+    }
     return Collections.unmodifiableMap(counts);
   }
 
@@ -135,6 +137,6 @@ final class RecoveryQueries {
 
   private static RecoveryCandidate readCandidate(ResultSet row) throws SQLException {
     return new RecoveryCandidate(EffectRecords.readEffect(row), row.getInt("attempts"),
-        Micros.read(row, "last_receipt_at"));
+        Micros.readNullable(row, "last_receipt_at"));
   }
 }

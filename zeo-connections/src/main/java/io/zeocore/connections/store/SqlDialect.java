@@ -35,10 +35,10 @@ sealed interface SqlDialect permits SqliteDialect, PostgresDialect {
    *
    * @throws IllegalArgumentException if the dialect takes no schema name, or the name is invalid
    */
-  String schemaName(String requested);
+  @Nullable String schemaName(@Nullable String requested);
 
   /** The tables of this dialect in {@code requested} (see {@link #schemaName}). */
-  default Tables tables(String requested) {
+  default Tables tables(@Nullable String requested) {
     return new Tables(this, schemaName(requested));
   }
 
@@ -137,7 +137,7 @@ sealed interface SqlDialect permits SqliteDialect, PostgresDialect {
    * The schema's words for a unique violation {@code e} (itself, not its causes) that names one of ZeoCore's
    * constraints, or {@code null}. Never SQL text or key values.
    */
-  String constraintWords(SQLException e);
+  @Nullable String constraintWords(SQLException e);
 
   /** The constraint and unique-index names this dialect translates into words, with those words. */
   Map<String, String> constraintMessages();

@@ -9,6 +9,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A connection with small helpers for parameterized statements. On the embedded SQLite writer the prepared
@@ -19,9 +21,9 @@ import java.util.Map;
 final class SqlSession {
 
   private final Connection connection;
-  private final Map<String, PreparedStatement> cache;
+  private final @Nullable Map<String, PreparedStatement> cache;
 
-  private SqlSession(Connection connection, Map<String, PreparedStatement> cache) {
+  private SqlSession(Connection connection, @Nullable Map<String, PreparedStatement> cache) {
     this.connection = connection;
     this.cache = cache;
   }
@@ -41,7 +43,7 @@ final class SqlSession {
   }
 
   /** Executes an INSERT, UPDATE, DELETE or a statement without result rows; returns the update count. */
-  int update(String sql, Object... args) throws SQLException {
+  int update(String sql, @Nullable Object... args) throws SQLException {
     PreparedStatement statement = prepare(sql);
     boolean ran = false;
     try {
@@ -100,15 +102,15 @@ final class SqlSession {
     }
   }
 
-  /** The first row read by {@code reader}, or {@code null} when there is none. */
-  <T> T first(String sql, RowReader<T> reader, Object... args) throws SQLException {
+  /** The first row read by {@code reader}, or empty when there is none. */
+  <T> Optional<T> first(String sql, RowReader<T> reader, @Nullable Object... args) throws SQLException {
     PreparedStatement statement = prepare(sql);
     boolean ran = false;
     try {
       bind(statement, args);
-      T value;
+      Optional<T> value;
       try (ResultSet rows = statement.executeQuery()) {
-        value = rows.next() ? reader.read(rows) : null;
+        value = rows.next() ? Optional.of(reader.read(rows)) : Optional.empty();
       }
       ran = true;
       return value;
@@ -118,7 +120,7 @@ final class SqlSession {
   }
 
   /** Every row, in result order. */
-  <T> List<T> list(String sql, RowReader<T> reader, Object... args) throws SQLException {
+  <T> List<T> list(String sql, RowReader<T> reader, @Nullable Object... args) throws SQLException {
     PreparedStatement statement = prepare(sql);
     boolean ran = false;
     try {
@@ -137,8 +139,8 @@ final class SqlSession {
   }
 
   /** Whether the query returns at least one row. */
-  boolean exists(String sql, Object... args) throws SQLException {
-    return first(sql, row -> Boolean.TRUE, args) != null;
+  boolean exists(String sql, @Nullable Object... args) throws SQLException {
+    return first(sql, row -> Boolean.TRUE, args).isPresent();
   }
 
   private PreparedStatement prepare(String sql) throws SQLException {

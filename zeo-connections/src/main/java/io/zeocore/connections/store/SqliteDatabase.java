@@ -267,7 +267,10 @@ public final class SqliteDatabase implements AutoCloseable {
       if (Files.isDirectory(file)) {
         throw new IllegalArgumentException("the ZeoCore SQLite database path is a directory");
       }
-      createDirectories(file.getParent(), posix);
+      Path directory = file.toAbsolutePath().getParent();
+      if (directory != null) { // null only for a file system root, which the next steps refuse
+        createDirectories(directory, posix);
+      }
       if (posix) {
         try {
           Files.createFile(file, PosixFilePermissions.asFileAttribute(FILE_MODE));
@@ -327,7 +330,7 @@ public final class SqliteDatabase implements AutoCloseable {
   }
 
   private static void expect(SqlSession session, String pragma, String expected) throws SQLException {
-    String actual = session.first(pragma, row -> row.getString(1));
+    String actual = session.first(pragma, row -> row.getString(1)).orElse(null);
     if (actual == null || !actual.equalsIgnoreCase(expected)) {
       throw new IllegalStateException("ZeoCore SQLite setting did not take effect: " + pragma + " is " + actual
           + ", expected " + expected);

@@ -32,7 +32,7 @@ final class SqliteDialect implements SqlDialect {
   }
 
   @Override
-  public @Nullable String schemaName(String requested) {
+  public @Nullable String schemaName(@Nullable String requested) {
     if (requested != null) {
       throw new IllegalArgumentException("a schema name applies to PostgreSQL only; SQLite keeps ZeoCore's tables"
           + " in the database file's main schema");

@@ -7,6 +7,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 import org.sqlite.SQLiteJDBCLoader;
 import org.sqlite.util.LibraryLoaderUtil;
 
@@ -57,7 +59,7 @@ final class SqliteNativeLibrary {
         initialize(copy);
       } finally {
         if (copy != null) {
-          deleteQuietly(copy.getParent(), copy.getFileName().toString());
+          deleteQuietly(directoryOf(copy), copy.getFileName().toString());
         }
       }
     } catch (Exception e) {
@@ -66,13 +68,13 @@ final class SqliteNativeLibrary {
     loaded = true;
   }
 
-  private static void initialize(Path copy) throws Exception {
+  private static void initialize(@Nullable Path copy) throws Exception {
     if (copy == null) {
       SQLiteJDBCLoader.initialize();
       return;
     }
     synchronized (SQLiteJDBCLoader.class) {
-      System.setProperty(LIBRARY_PATH, copy.getParent().toString());
+      System.setProperty(LIBRARY_PATH, directoryOf(copy).toString());
       System.setProperty(LIBRARY_NAME, copy.getFileName().toString());
       try {
         SQLiteJDBCLoader.initialize();
@@ -81,6 +83,11 @@ final class SqliteNativeLibrary {
         System.clearProperty(LIBRARY_NAME);
       }
     }
+  }
+
+  /** The private directory {@link #copyOfBundledLibrary} made for {@code copy}. */
+  private static Path directoryOf(Path copy) {
+    return Objects.requireNonNull(copy.getParent(), "the copy lies in its own directory");
   }
 
   private static boolean applicationChoseItsOwnLibrary() {
@@ -104,7 +111,7 @@ final class SqliteNativeLibrary {
   }
 
   /** The bundled library copied into a new private directory, or {@code null} when there is none to copy. */
-  private static Path copyOfBundledLibrary() {
+  private static @Nullable Path copyOfBundledLibrary() {
     String name = LibraryLoaderUtil.getNativeLibName();
     ClassLoader loader = SQLiteJDBCLoader.class.getClassLoader();
     URL bundled = loader == null ? null : loader.getResource(bundledResource());
@@ -134,7 +141,7 @@ final class SqliteNativeLibrary {
    * path names musl (read from {@code /proc/self/maps} at once instead of one link at a time), and Android by its
    * runtime name or its system libraries.
    */
-  static String platformFolder() {
+  static @Nullable String platformFolder() {
     if (System.getProperty("org.sqlite.osinfo.architecture") != null) {
       return null;
     }
@@ -167,7 +174,7 @@ final class SqliteNativeLibrary {
         || Files.exists(Path.of("/system/lib64/libGLESv1_CM.so"));
   }
 
-  private static void deleteQuietly(Path directory, String name) {
+  private static void deleteQuietly(@Nullable Path directory, String name) {
     if (directory == null) {
       return;
     }

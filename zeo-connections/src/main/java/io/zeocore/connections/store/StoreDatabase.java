@@ -44,6 +44,23 @@ interface StoreDatabase extends AutoCloseable {
     }
   }
 
+  /** {@link #write(SqlWork)} for work that has no result. */
+  default void writeWithoutResult(SqlAction action) throws SQLException {
+    write(session -> {
+      action.run(session);
+      return Boolean.TRUE;
+    });
+  }
+
+  /** {@link #write(String, SqlWork)} for work that has no result. */
+  default void writeWithoutResult(String failure, SqlAction action) {
+    try {
+      writeWithoutResult(action);
+    } catch (SQLException e) {
+      throw StoreFailures.translate(sql(), e, failure);
+    }
+  }
+
   /** {@link #read(SqlWork)}, with an SQL failure translated like {@link #write(String, SqlWork)}. */
   default <T> T read(String failure, SqlWork<T> work) {
     try {

@@ -27,15 +27,15 @@ public record StoreInfo(
     @Nullable String schemaVersion,
     @Nullable Path databaseFile,
     Map<String, String> fileModes,
-    String failure) {
+    @Nullable String failure) {
 
   public StoreInfo {
     fileModes = fileModes == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(fileModes));
   }
 
   /** A snapshot without a schema name (SQLite, or PostgreSQL's default {@value Dialect#POSTGRESQL_SCHEMA}). */
-  public StoreInfo(Dialect dialect, boolean reachable, String schemaVersion, Path databaseFile,
-      Map<String, String> fileModes, String failure) {
+  public StoreInfo(Dialect dialect, boolean reachable, @Nullable String schemaVersion, @Nullable Path databaseFile,
+      Map<String, String> fileModes, @Nullable String failure) {
     this(dialect, dialect == null ? null : dialect.schema().orElse(null), reachable, schemaVersion, databaseFile,
         fileModes, failure);
   }

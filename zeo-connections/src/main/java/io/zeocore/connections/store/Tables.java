@@ -1,6 +1,7 @@
 package io.zeocore.connections.store;
 
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Where ZeoCore's tables live: the dialect's strategy and, on PostgreSQL, the schema that holds them. Names SQL text
@@ -9,7 +10,7 @@ import java.util.Optional;
  * @param sql the dialect's strategy
  * @param schema the PostgreSQL schema, or {@code null} on SQLite (the connection's main schema)
  */
-record Tables(SqlDialect sql, String schema) {
+record Tables(SqlDialect sql, @Nullable String schema) {
 
   /**
    * The tables of {@code dialect} in {@code schema}; a {@code null} schema means the dialect's default
@@ -17,7 +18,7 @@ record Tables(SqlDialect sql, String schema) {
    *
    * @throws IllegalArgumentException if a schema is given for SQLite, or the name is invalid
    */
-  static Tables of(Dialect dialect, String schema) {
+  static Tables of(Dialect dialect, @Nullable String schema) {
     return SqlDialect.of(dialect).tables(schema);
   }
 

@@ -273,7 +273,7 @@ final class UrlSessionPool implements OwnedDataSource, AutoCloseable {
     }
 
     @Override
-    public Object invoke(Object proxy, Method method, Object[] args) throws Throwable {
+    public @Nullable Object invoke(Object proxy, Method method, Object[] args) throws Throwable {
       switch (method.getName()) {
         case "close":
           if (givenBack.compareAndSet(false, true)) {

@@ -162,7 +162,7 @@ public final class ZeoCoreSchema {
    * @throws IllegalArgumentException if the schema name is invalid or given for SQLite
    * @throws SQLException if the database cannot be reached
    */
-  public static Optional<String> appliedVersion(DataSource dataSource, Dialect dialect, String schema)
+  public static Optional<String> appliedVersion(DataSource dataSource, Dialect dialect, @Nullable String schema)
       throws SQLException {
     Tables tables = Tables.of(dialect, schema);
     return new DataSourceDatabase(dataSource, tables.sql()).read(appliedVersion(tables));
@@ -175,9 +175,9 @@ public final class ZeoCoreSchema {
       if (!migrated) {
         return Optional.empty();
       }
-      return Optional.ofNullable(session.first("SELECT version FROM " + tables.qualify(HISTORY_TABLE)
+      return session.first("SELECT version FROM " + tables.qualify(HISTORY_TABLE)
           + " WHERE success = " + tables.sql().trueLiteral()
-          + " AND version IS NOT NULL ORDER BY installed_rank DESC LIMIT 1", row -> row.getString(1)));
+          + " AND version IS NOT NULL ORDER BY installed_rank DESC LIMIT 1", row -> row.getString(1));
     };
   }
 

@@ -166,10 +166,10 @@ class GroupCommitDatabaseTest {
     CountDownLatch reading = new CountDownLatch(1);
     CountDownLatch releaseReader = new CountDownLatch(1);
     Future<List<Integer>> first = callers.submit(() -> database.read(s -> {
-      int before = s.first("SELECT count(*) FROM t", row -> row.getInt(1)); // the read's snapshot starts here
+      int before = s.first("SELECT count(*) FROM t", row -> row.getInt(1)).orElseThrow(); // the read's snapshot starts here
       reading.countDown();
       await(releaseReader);
-      return List.of(before, s.first("SELECT count(*) FROM t", row -> row.getInt(1)));
+      return List.of(before, s.first("SELECT count(*) FROM t", row -> row.getInt(1)).orElseThrow());
     }));
     reading.await();
 
@@ -273,7 +273,7 @@ class GroupCommitDatabaseTest {
     holding.await();
     List<Future<Integer>> reads = new ArrayList<>();
     for (int i = 0; i < 3; i++) {
-      reads.add(callers.submit(() -> database.read(s -> s.first("SELECT count(*) FROM t", row -> row.getInt(1)))));
+      reads.add(callers.submit(() -> database.read(s -> s.first("SELECT count(*) FROM t", row -> row.getInt(1)).orElseThrow())));
     }
     Thread.sleep(100);
     assertThat(reads).noneMatch(Future::isDone);
@@ -337,7 +337,7 @@ class GroupCommitDatabaseTest {
   }
 
   private int count() throws SQLException {
-    return database.read(s -> s.first("SELECT count(*) FROM t", row -> row.getInt(1)));
+    return database.read(s -> s.first("SELECT count(*) FROM t", row -> row.getInt(1)).orElseThrow());
   }
 
   private List<String> keys() throws SQLException {

@@ -142,18 +142,18 @@ class SqliteDatabaseTest {
     SqliteDatabase database = SqliteDatabase.open(temp.resolve("zeocore.db"));
     database.close();
     database.close();
-    assertThatThrownBy(() -> database.database().read(s -> s.first("SELECT 1", r -> r.getInt(1))))
+    assertThatThrownBy(() -> database.database().read(s -> s.first("SELECT 1", r -> r.getInt(1)).orElseThrow()))
         .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("closed");
   }
 
   private static String text(StoreDatabase db, String sql) throws Exception {
-    String value = db.read(s -> s.first(sql, r -> r.getString(1)));
+    String value = db.read(s -> s.first(sql, r -> r.getString(1)).orElseThrow());
     return value;
   }
 
   private static int number(StoreDatabase db, String sql) throws Exception {
-    Integer value = db.read(s -> s.first(sql, r -> r.getInt(1)));
+    Integer value = db.read(s -> s.first(sql, r -> r.getInt(1)).orElseThrow());
     return value;
   }
 
@@ -178,7 +178,7 @@ class SqliteDatabaseTest {
               database.write(s -> s.update("INSERT INTO t VALUES (?)", key));
               returned.set(writer, i + 1);
               // its own write, read at once (on the writer or on a read connection, whichever is free)
-              int own = database.read(s -> s.first("SELECT count(*) FROM t WHERE k = ?", row -> row.getInt(1), key));
+              int own = database.read(s -> s.first("SELECT count(*) FROM t WHERE k = ?", row -> row.getInt(1), key).orElseThrow());
               assertThat(own).isEqualTo(1);
             }
             return null;
@@ -195,9 +195,9 @@ class SqliteDatabaseTest {
                 List<Integer> counts = new ArrayList<>();
                 for (int w = 0; w < writers; w++) {
                   counts.add(s.first("SELECT count(*) FROM t WHERE k BETWEEN ? AND ?", row -> row.getInt(1),
-                      w * 1_000L, w * 1_000L + 999));
+                      w * 1_000L, w * 1_000L + 999).orElseThrow());
                 }
-                counts.add(s.first("SELECT count(*) FROM t", row -> row.getInt(1)));
+                counts.add(s.first("SELECT count(*) FROM t", row -> row.getInt(1)).orElseThrow());
                 return counts;
               });
               int total = 0;
@@ -220,7 +220,7 @@ class SqliteDatabaseTest {
       } finally {
         threads.shutdownNow();
       }
-      int stored = database.read(s -> s.first("SELECT count(*) FROM t", row -> row.getInt(1)));
+      int stored = database.read(s -> s.first("SELECT count(*) FROM t", row -> row.getInt(1)).orElseThrow());
       assertThat(stored).isEqualTo(writers * writesEach);
     }
   }

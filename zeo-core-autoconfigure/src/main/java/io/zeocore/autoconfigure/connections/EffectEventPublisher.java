@@ -6,6 +6,7 @@ import io.zeocore.connections.contract.EffectRecord;
 import io.zeocore.connections.contract.EffectState;
 import io.zeocore.connections.effect.EffectListener;
 import io.zeocore.connections.effect.EffectRecovery;
+import org.jspecify.annotations.Nullable;
 import org.springframework.context.ApplicationEventPublisher;
 
 /**
@@ -21,7 +22,7 @@ public final class EffectEventPublisher extends EventRepublisher implements Effe
   }
 
   @Override
-  public void transitionRecorded(EffectRecord effect, EffectState previousState) {
+  public void transitionRecorded(EffectRecord effect, @Nullable EffectState previousState) {
     publish(new EffectTransitionEvent(effect, previousState));
   }
 

@@ -3,6 +3,7 @@ package io.zeocore.autoconfigure.connections;
 import io.zeocore.connections.contract.EffectRecord;
 import io.zeocore.connections.contract.EffectState;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Published after an effect's state change has been durably committed by the {@code EffectOrchestrator} or
@@ -12,7 +13,7 @@ import java.util.Objects;
  * @param effect the effect as stored
  * @param previousState the state it left, or {@code null} when it was created
  */
-public record EffectTransitionEvent(EffectRecord effect, EffectState previousState) {
+public record EffectTransitionEvent(EffectRecord effect, @Nullable EffectState previousState) {
 
   public EffectTransitionEvent {
     Objects.requireNonNull(effect, "execution");

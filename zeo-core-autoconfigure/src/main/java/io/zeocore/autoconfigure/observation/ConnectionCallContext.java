@@ -62,8 +62,8 @@ public abstract class ConnectionCallContext extends Observation.Context {
   }
 
   /** The call returned {@code state}, refused for {@code reason} when there is one; ends the observation. */
-  void returned(Enum<?> state, @Nullable Enum<?> reason) {
-    this.state = reason != null ? "refused" : lower(state);
+  void returned(@Nullable Enum<?> state, @Nullable Enum<?> reason) {
+    this.state = reason != null || state == null ? "refused" : lower(state); // a result without a state is refused
     this.refusalReason = reason != null ? lower(reason) : "none";
     end();
   }

@@ -71,7 +71,7 @@ public final class ObservingEffectListener implements EffectListener {
   }
 
   @Override
-  public void transitionRecorded(EffectRecord effect, EffectState previousState) {
+  public void transitionRecorded(EffectRecord effect, @Nullable EffectState previousState) {
     TransitionContext context = new TransitionContext(effect, previousState);
     Observation.createNotStarted(null, DEFAULT, () -> context, registry).start().stop();
   }
@@ -80,9 +80,9 @@ public final class ObservingEffectListener implements EffectListener {
   public static final class TransitionContext extends Observation.Context {
 
     private final EffectRecord effect;
-    private final EffectState previousState;
+    private final @Nullable EffectState previousState;
 
-    TransitionContext(EffectRecord effect, EffectState previousState) {
+    TransitionContext(EffectRecord effect, @Nullable EffectState previousState) {
       this.effect = effect;
       this.previousState = previousState;
     }
@@ -92,7 +92,7 @@ public final class ObservingEffectListener implements EffectListener {
     }
 
     /** The state left, {@code null} for a creation. */
-    public EffectState getPreviousState() {
+    public @Nullable EffectState getPreviousState() {
       return previousState;
     }
   }
