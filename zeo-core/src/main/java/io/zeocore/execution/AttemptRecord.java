@@ -25,6 +25,8 @@ import org.jspecify.annotations.Nullable;
  * @param backoffBeforeNext the delay actually scheduled after this attempt, zero when none was
  * @param usage what the attempt's model request used, as its target reported it ({@link AttemptContext#reportUsage}),
  *     or {@code null} when it reported nothing (then absent from JSON)
+ * @param stream what a streamed attempt ({@link ResilientRunner#runStream}) delivered: chunk count and time to the
+ *     first chunk, never their text; {@code null} for an attempt that was not streamed (then absent from JSON)
  *
  * <p>Serializable, so that an {@link ExecutionFailedException} that carries records can be.
  */
@@ -40,14 +42,24 @@ public record AttemptRecord(
     @Nullable FailureKind failureKind,
     @Nullable String machineCode,
     @JsonMilliseconds Duration backoffBeforeNext,
-    @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable ModelUsage usage) implements Serializable {
+    @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable ModelUsage usage,
+    @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable StreamEvidence stream) implements Serializable {
 
   /** A record without usage (the original eleven fields). */
   public AttemptRecord(int attemptNumber, String targetId, ExecutionMode executionMode, Duration startedAfter,
       Duration endedAfter, Duration timeout, boolean dispatchStarted, AttemptOutcome outcome,
       @Nullable FailureKind failureKind, @Nullable String machineCode, Duration backoffBeforeNext) {
     this(attemptNumber, targetId, executionMode, startedAfter, endedAfter, timeout, dispatchStarted, outcome,
-        failureKind, machineCode, backoffBeforeNext, null);
+        failureKind, machineCode, backoffBeforeNext, null, null);
+  }
+
+  /** A record of an attempt that was not streamed (the twelve fields before streamed runs). */
+  public AttemptRecord(int attemptNumber, String targetId, ExecutionMode executionMode, Duration startedAfter,
+      Duration endedAfter, Duration timeout, boolean dispatchStarted, AttemptOutcome outcome,
+      @Nullable FailureKind failureKind, @Nullable String machineCode, Duration backoffBeforeNext,
+      @Nullable ModelUsage usage) {
+    this(attemptNumber, targetId, executionMode, startedAfter, endedAfter, timeout, dispatchStarted, outcome,
+        failureKind, machineCode, backoffBeforeNext, usage, null);
   }
 
   public AttemptRecord {

@@ -48,6 +48,10 @@ import org.jspecify.annotations.Nullable;
  *     its earlier attempts reported ({@link AttemptContext#reportUsage}); once they reach the budget no further
  *     attempt starts and the run ends {@code EXHAUSTED} with {@link MachineCodes#BUDGET_EXHAUSTED}. A
  *     {@code PolicyChatModel} under a conversation bound applies it across the conversation's model requests too
+ * @param firstChunkTimeout for a streamed run ({@link ResilientRunner#runStream}), how long an attempt may wait for its
+ *     first chunk, or {@code null} for the attempt timeout; never more than the attempt's own timeout
+ * @param chunkIdleTimeout for a streamed run, the longest silence between two chunks once the first was delivered (counted
+ *     only while the subscriber has asked for more), or {@code null} for the attempt timeout
  */
 public record ExecutionPolicy(
     OperationMode operationMode,
@@ -62,7 +66,9 @@ public record ExecutionPolicy(
     String name,
     DeadlineMode deadline,
     Map<Class<? extends Throwable>, FailureKind> failureKinds,
-    @Nullable Long maxTokens) {
+    @Nullable Long maxTokens,
+    @Nullable Duration firstChunkTimeout,
+    @Nullable Duration chunkIdleTimeout) {
 
   /** The default {@link #cancellationPoll()}: 100 ms. */
   public static final Duration DEFAULT_CANCELLATION_POLL = Duration.ofMillis(100);
@@ -76,7 +82,16 @@ public record ExecutionPolicy(
       List<String> attemptTargets, List<Duration> backoff, double jitterFraction, Set<FailureKind> retryableFailures,
       boolean allowSimulated, Duration cancellationPoll) {
     this(operationMode, totalTimeout, attemptTimeout, attemptTargets, backoff, jitterFraction, retryableFailures,
-        allowSimulated, cancellationPoll, null, null, null, null);
+        allowSimulated, cancellationPoll, null, null, null, null, null, null);
+  }
+
+  /** A policy without stream timeouts (the thirteen fields before streamed runs): both derive from the attempt timeout. */
+  public ExecutionPolicy(OperationMode operationMode, Duration totalTimeout, Duration attemptTimeout,
+      List<String> attemptTargets, List<Duration> backoff, double jitterFraction, Set<FailureKind> retryableFailures,
+      boolean allowSimulated, Duration cancellationPoll, String name, DeadlineMode deadline,
+      Map<Class<? extends Throwable>, FailureKind> failureKinds, @Nullable Long maxTokens) {
+    this(operationMode, totalTimeout, attemptTimeout, attemptTargets, backoff, jitterFraction, retryableFailures,
+        allowSimulated, cancellationPoll, name, deadline, failureKinds, maxTokens, null, null);
   }
 
   public ExecutionPolicy {
@@ -128,6 +143,12 @@ public record ExecutionPolicy(
     failureKinds = copyFailureKinds(failureKinds);
     if (maxTokens != null && maxTokens < 1) {
       throw new InvalidPolicyException("maxTokens", "max_tokens must be greater than 0");
+    }
+    if (firstChunkTimeout != null) {
+      positive(firstChunkTimeout, "firstChunkTimeout", "first_chunk_timeout_seconds");
+    }
+    if (chunkIdleTimeout != null) {
+      positive(chunkIdleTimeout, "chunkIdleTimeout", "chunk_idle_timeout_seconds");
     }
 
     if (backoff.size() > attemptTargets.size() - 1) {
@@ -186,6 +207,16 @@ public record ExecutionPolicy(
     return Duration.ZERO;
   }
 
+  /** How long a streamed attempt waits for its first chunk: {@link #firstChunkTimeout()}, else the attempt timeout. */
+  public Duration effectiveFirstChunkTimeout() {
+    return firstChunkTimeout != null ? firstChunkTimeout : attemptTimeout;
+  }
+
+  /** The longest silence between two chunks of a streamed attempt: {@link #chunkIdleTimeout()}, else the attempt timeout. */
+  public Duration effectiveChunkIdleTimeout() {
+    return chunkIdleTimeout != null ? chunkIdleTimeout : attemptTimeout;
+  }
+
   /** Whether a failure of {@code kind} may be followed by the next planned attempt. */
   public boolean isRetryable(FailureKind kind) {
     return retryableFailures.contains(kind);
@@ -206,13 +237,16 @@ public record ExecutionPolicy(
         .name(name)
         .deadline(deadline)
         .failureKinds(failureKinds)
-        .maxTokens(maxTokens);
+        .maxTokens(maxTokens)
+        .firstChunkTimeout(firstChunkTimeout)
+        .chunkIdleTimeout(chunkIdleTimeout);
   }
 
   /** This policy under another name. */
   public ExecutionPolicy withName(String newName) {
     return new ExecutionPolicy(operationMode, totalTimeout, attemptTimeout, attemptTargets, backoff, jitterFraction,
-        retryableFailures, allowSimulated, cancellationPoll, newName, deadline, failureKinds, maxTokens);
+        retryableFailures, allowSimulated, cancellationPoll, newName, deadline, failureKinds, maxTokens,
+        firstChunkTimeout, chunkIdleTimeout);
   }
 
   /** A builder with the reference's defaults: read-only, no backoff, no jitter, default retryable kinds. */
@@ -236,6 +270,8 @@ public record ExecutionPolicy(
     private @Nullable DeadlineMode deadline = DeadlineMode.COOPERATIVE;
     private @Nullable Map<Class<? extends Throwable>, FailureKind> failureKinds = Map.of();
     private @Nullable Long maxTokens;
+    private @Nullable Duration firstChunkTimeout;
+    private @Nullable Duration chunkIdleTimeout;
 
     private Builder() {}
 
@@ -320,6 +356,18 @@ public record ExecutionPolicy(
       return this;
     }
 
+    /** A streamed attempt's wait for its first chunk ({@link ExecutionPolicy#firstChunkTimeout()}); {@code null}: the attempt timeout. */
+    public Builder firstChunkTimeout(@Nullable Duration firstChunkTimeout) {
+      this.firstChunkTimeout = firstChunkTimeout;
+      return this;
+    }
+
+    /** The longest silence between chunks ({@link ExecutionPolicy#chunkIdleTimeout()}); {@code null}: the attempt timeout. */
+    public Builder chunkIdleTimeout(@Nullable Duration chunkIdleTimeout) {
+      this.chunkIdleTimeout = chunkIdleTimeout;
+      return this;
+    }
+
     /** Adds one exception type's kind. */
     public Builder failureKind(Class<? extends Throwable> type, FailureKind kind) {
       Map<Class<? extends Throwable>, FailureKind> copy =
@@ -337,7 +385,8 @@ public record ExecutionPolicy(
     @SuppressWarnings("NullAway") // the record's constructor refuses every missing field, naming it
     public ExecutionPolicy build() {
       return new ExecutionPolicy(operationMode, totalTimeout, attemptTimeout, attemptTargets, backoff, jitterFraction,
-          retryableFailures, allowSimulated, cancellationPoll, name, deadline, failureKinds, maxTokens);
+          retryableFailures, allowSimulated, cancellationPoll, name, deadline, failureKinds, maxTokens,
+          firstChunkTimeout, chunkIdleTimeout);
     }
   }
 }

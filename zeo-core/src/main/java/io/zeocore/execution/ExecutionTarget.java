@@ -3,9 +3,10 @@ package io.zeocore.execution;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One named thing the runner may call: a {@link SyncExecutionTarget} for {@link ResilientRunner#runSync} or an
- * {@link AsyncExecutionTarget} for {@link ResilientRunner#runAsync}. The split is in the types, so a sync runner can
- * never receive an async target or the reverse.
+ * One named thing the runner may call: a {@link SyncExecutionTarget} for {@link ResilientRunner#runSync}, an
+ * {@link AsyncExecutionTarget} for {@link ResilientRunner#runAsync} or a {@link StreamExecutionTarget} for
+ * {@link ResilientRunner#runStream}. The split is in the types, so a sync runner can never receive an async target or
+ * the reverse.
  *
  * <p>Targets are validated when constructed: the id matches the target-id rule, the response type is a reference type,
  * the execution mode is {@link ExecutionMode#LIVE} or {@link ExecutionMode#SIMULATED}, and
@@ -14,7 +15,7 @@ import org.jspecify.annotations.Nullable;
  *
  * @param <T> the response type every value of this target has
  */
-public sealed interface ExecutionTarget<T> permits SyncExecutionTarget, AsyncExecutionTarget {
+public sealed interface ExecutionTarget<T> permits SyncExecutionTarget, AsyncExecutionTarget, StreamExecutionTarget {
 
   /** The id under which policies plan this target. */
   String targetId();

@@ -45,6 +45,13 @@ public final class MachineCodes {
    * or a later attempt may run. A run that ends on it carries it as its terminal code.
    */
   public static final String NOT_STARTED = "ZEO_EXEC_NOT_STARTED";
+  /**
+   * A streamed run whose attempt failed after its first chunk reached the subscriber: no retry and no fallback follow
+   * (they would glue a second answer to part of the first). The run ends {@code FAILED_SAFE} with this code and the
+   * attempt's own failure kind ({@code timeout} for an idle stream or the total deadline, {@code transient} for a cut
+   * connection, ...); its record's {@link AttemptRecord#stream()} says how much was delivered.
+   */
+  public static final String STREAM_INTERRUPTED = "ZEO_EXEC_STREAM_INTERRUPTED";
 
   /** All fourteen codes of the reference, the nine failure codes first in {@link FailureKind} order. */
   public static final List<String> ALL = List.of(TIMEOUT, TRANSIENT, RATE_LIMIT, MALFORMED_RESPONSE, VALIDATION,

@@ -393,7 +393,35 @@ public final class ResilientRunner {
     return new AsyncRun<>(run, scheduler).start();
   }
 
-  private <T, X extends ExecutionTarget<T>> Run<T, X> newRun(ExecutionPolicy policy, Map<String, X> targets,
+  /** Streams the plan with no cancellation token ({@link #runStream(ExecutionPolicy, Map, CancellationToken, AttemptListener)}). */
+  public <T> StreamExecution<T> runStream(ExecutionPolicy policy, Map<String, StreamExecutionTarget<T>> targets) {
+    return runStream(policy, targets, null, null);
+  }
+
+  /**
+   * Streams the plan: the returned publisher runs it when its subscriber first requests, and emits the chunks of the
+   * attempt that delivers the first chunk (see {@link StreamExecution} for the rule). Each attempt waits for its first
+   * chunk at most {@link ExecutionPolicy#effectiveFirstChunkTimeout()} (never more than its attempt timeout nor what
+   * is left of the total); once a chunk is delivered, the attempt timeout no longer applies, the
+   * {@link ExecutionPolicy#effectiveChunkIdleTimeout() idle timeout} does between chunks, and the total timeout bounds
+   * the whole stream. Timers run on the runner's scheduler: no thread is held per stream. A refused run ends its
+   * subscriber with the refusal at once.
+   *
+   * @param cancellation the host's token, observed before each attempt, during backoff and at each chunk; or
+   *     {@code null}
+   * @param listener an extra listener for this run only (after the runner's own), or {@code null}
+   */
+  public <T> StreamExecution<T> runStream(ExecutionPolicy policy, Map<String, StreamExecutionTarget<T>> targets,
+      @Nullable CancellationToken cancellation, @Nullable AttemptListener listener) {
+    Run<StreamEvidence, StreamExecutionTarget<T>> run = newRun(policy, targets, cancellation, listener);
+    Run.Refusal refusal = Run.refusal(policy, targets);
+    if (refusal != null) {
+      return StreamRun.refused(run.refused(refusal), policy.name());
+    }
+    return new StreamRun<>(run, scheduler);
+  }
+
+  private <T, X extends ExecutionTarget<?>> Run<T, X> newRun(ExecutionPolicy policy, Map<String, X> targets,
       @Nullable CancellationToken cancellation, @Nullable AttemptListener listener) {
     Objects.requireNonNull(policy, "policy");
     Objects.requireNonNull(targets, "targets");

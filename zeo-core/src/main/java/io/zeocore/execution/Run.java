@@ -16,7 +16,7 @@ import org.slf4j.LoggerFactory;
  * decision and terminal-outcome matrix. One instance per run; used by one thread at a time (the async driver hands
  * it from thread to thread only through future completions and scheduler submissions, which order the accesses).
  */
-final class Run<T, X extends ExecutionTarget<T>> {
+final class Run<T, X extends ExecutionTarget<?>> {
 
   private static final Logger log = LoggerFactory.getLogger(ResilientRunner.class);
 
@@ -229,11 +229,16 @@ final class Run<T, X extends ExecutionTarget<T>> {
   }
 
   ResilientExecutionResult<T> succeeded(Proceed<T> attempt, T value) {
+    return succeeded(attempt, value, null);
+  }
+
+  /** A successful attempt; {@code stream} is what a streamed attempt delivered, {@code null} for any other. */
+  ResilientExecutionResult<T> succeeded(Proceed<T> attempt, T value, @Nullable StreamEvidence stream) {
     long ended = Math.max(attempt.startedNanos(), elapsedNanos());
     X target = target(attempt.context().targetId());
     record(new AttemptRecord(attempt.context().attemptNumber(), target.targetId(), target.executionMode(),
         Duration.ofNanos(attempt.startedNanos()), Duration.ofNanos(ended), attempt.context().timeout(), true,
-        AttemptOutcome.SUCCEEDED, null, null, Duration.ZERO, attempt.context().usage()));
+        AttemptOutcome.SUCCEEDED, null, null, Duration.ZERO, attempt.context().usage(), stream));
     return finish(new ResilientExecutionResult<>(ExecutionOutcome.SUCCEEDED, value, attempts, target.targetId(),
         target.executionMode(), null, null, Duration.ofNanos(ended), null, executionId));
   }
@@ -247,6 +252,12 @@ final class Run<T, X extends ExecutionTarget<T>> {
    * @param cancelled whether cancellation is observed right after the failure
    */
   AfterFailure<T> failed(Proceed<T> attempt, Failure failure, BooleanSupplier cancelled) {
+    return failed(attempt, failure, cancelled, null);
+  }
+
+  /** {@link #failed(Proceed, Failure, BooleanSupplier)} of a streamed attempt that delivered nothing. */
+  AfterFailure<T> failed(Proceed<T> attempt, Failure failure, BooleanSupplier cancelled,
+      @Nullable StreamEvidence stream) {
     long ended = Math.max(attempt.startedNanos(), elapsedNanos());
     int n = attempt.context().attemptNumber();
     long delay = delayAfter(n, failure, totalNanos - ended);
@@ -254,7 +265,7 @@ final class Run<T, X extends ExecutionTarget<T>> {
     record(new AttemptRecord(n, target.targetId(), target.executionMode(), Duration.ofNanos(attempt.startedNanos()),
         Duration.ofNanos(ended), attempt.context().timeout(), failure.dispatchStarted(), AttemptOutcome.FAILED,
         failure.kind(), failure.machineCode(), Duration.ofNanos(Math.max(delay, 0)),
-        attempt.context().usage()));
+        attempt.context().usage(), stream));
     if (log.isDebugEnabled()) {
       log.debug("ZeoCore policy '{}' attempt {} on target '{}' failed: {} (dispatch started: {}, thrown: {})",
           policy.name(), n, target.targetId(), failure.kind().wireValue(), failure.dispatchStarted(),
@@ -270,6 +281,25 @@ final class Run<T, X extends ExecutionTarget<T>> {
           failure.machineCode(), Duration.ofNanos(ended), executionId)), -1);
     }
     return new AfterFailure<>(null, delay);
+  }
+
+  /**
+   * A streamed attempt that failed after its first chunk was delivered: recorded with what it delivered, and the run
+   * ends at once, whatever the plan still holds. {@code CANCELLED} when the subscriber or the host cancelled, else
+   * {@code FAILED_SAFE} with {@link MachineCodes#STREAM_INTERRUPTED} and the attempt's own failure kind.
+   */
+  ResilientExecutionResult<T> interrupted(Proceed<T> attempt, Failure failure, StreamEvidence delivered) {
+    long ended = Math.max(attempt.startedNanos(), elapsedNanos());
+    X target = target(attempt.context().targetId());
+    record(new AttemptRecord(attempt.context().attemptNumber(), target.targetId(), target.executionMode(),
+        Duration.ofNanos(attempt.startedNanos()), Duration.ofNanos(ended), attempt.context().timeout(), true,
+        AttemptOutcome.FAILED, failure.kind(), failure.machineCode(), Duration.ZERO, attempt.context().usage(),
+        delivered));
+    if (failure.kind() == FailureKind.CANCELLED) {
+      return cancelled(ended);
+    }
+    return finish(ResilientExecutionResult.terminal(ExecutionOutcome.FAILED_SAFE, attempts, failure.kind(),
+        MachineCodes.STREAM_INTERRUPTED, Duration.ofNanos(ended), executionId));
   }
 
   /**
