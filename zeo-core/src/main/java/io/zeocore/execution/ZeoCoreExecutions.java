@@ -160,6 +160,28 @@ public final class ZeoCoreExecutions {
     return runAsync(policyName, byId(targets), (CancellationToken) null);
   }
 
+  /**
+   * Streams the policy called {@code policyName} with targets keyed by their own ids; see
+   * {@link ResilientRunner#runStream} (fallback only before the first chunk reaches the subscriber).
+   *
+   * @throws IllegalArgumentException when no policy has that name or two targets share an id
+   */
+  public <T> StreamExecution<T> runStream(String policyName, List<StreamExecutionTarget<T>> targets) {
+    return runStream(policyName, byId(targets), null);
+  }
+
+  /**
+   * Streams the policy called {@code policyName}, observing {@code cancellation}; see {@link ResilientRunner#runStream}.
+   *
+   * @param cancellation the host's token, or {@code null} for none
+   * @throws IllegalArgumentException when no policy has that name (no target is called)
+   */
+  public <T> StreamExecution<T> runStream(String policyName, Map<String, StreamExecutionTarget<T>> targets,
+      @Nullable CancellationToken cancellation) {
+    ExecutionPolicy policy = policies.get(policyName);
+    return runner.runStream(policy, targets, cancellation, null);
+  }
+
   /** The policies this instance runs. */
   public ExecutionPolicies policies() {
     return policies;

@@ -41,6 +41,23 @@ class ExecutionPolicyTest {
   }
 
   @Test
+  void streamTimeoutsDefaultToTheAttemptTimeoutAndMustBePositiveWhenSet() {
+    ExecutionPolicy derived = ExecutionPolicy.builder().totalTimeout(Duration.ofSeconds(10))
+        .attemptTimeout(Duration.ofSeconds(3)).attemptTargets("a").build();
+    assertThat(derived.firstChunkTimeout()).isNull();
+    assertThat(derived.effectiveFirstChunkTimeout()).isEqualTo(Duration.ofSeconds(3));
+    assertThat(derived.effectiveChunkIdleTimeout()).isEqualTo(Duration.ofSeconds(3));
+    ExecutionPolicy set = derived.toBuilder().firstChunkTimeout(Duration.ofSeconds(1))
+        .chunkIdleTimeout(Duration.ofMillis(500)).build();
+    assertThat(set.effectiveFirstChunkTimeout()).isEqualTo(Duration.ofSeconds(1));
+    assertThat(set.withName("renamed").effectiveChunkIdleTimeout()).isEqualTo(Duration.ofMillis(500));
+    assertThatThrownBy(() -> derived.toBuilder().chunkIdleTimeout(Duration.ZERO).build())
+        .isInstanceOf(InvalidPolicyException.class).hasMessageContaining("chunk_idle_timeout_seconds");
+    assertThatThrownBy(() -> derived.toBuilder().firstChunkTimeout(Duration.ofSeconds(-1)).build())
+        .isInstanceOf(InvalidPolicyException.class).hasMessageContaining("first_chunk_timeout_seconds");
+  }
+
+  @Test
   void allowsDuplicateTargetsAsSameTargetRetries() {
     assertThat(valid().attemptTargets("a", "a", "a").build().attemptTargets()).containsExactly("a", "a", "a");
   }

@@ -50,6 +50,30 @@ class ExecutionWireFormatTests {
   }
 
   @Test
+  void aStreamedAttemptsEvidenceSurvivesARoundTripAndIsAbsentForOtherAttempts() {
+    AttemptRecord streamed = new AttemptRecord(1, "ollama-local", ExecutionMode.LIVE, Duration.ZERO,
+        Duration.ofMillis(900), Duration.ofSeconds(30), true, AttemptOutcome.FAILED, FailureKind.TIMEOUT,
+        FailureKind.TIMEOUT.machineCode(), Duration.ZERO, null, new StreamEvidence(3, Duration.ofMillis(120)));
+    String written = json.writeValueAsString(streamed);
+    assertThat(written).contains("\"stream\":{\"chunks\":3,\"timeToFirstChunk\":120}");
+    assertThat(json.readValue(written, AttemptRecord.class)).isEqualTo(streamed);
+
+    AttemptRecord nothing = new AttemptRecord(1, "ollama-local", ExecutionMode.LIVE, Duration.ZERO,
+        Duration.ofMillis(900), Duration.ofSeconds(30), true, AttemptOutcome.FAILED, FailureKind.TIMEOUT,
+        FailureKind.TIMEOUT.machineCode(), Duration.ZERO, null, StreamEvidence.NOTHING_DELIVERED);
+    assertThat(json.writeValueAsString(nothing)).contains("\"stream\":{\"chunks\":0}");
+    assertThat(json.writeValueAsString(new AttemptRecord(1, "a", ExecutionMode.LIVE, Duration.ZERO, Duration.ZERO,
+        Duration.ofSeconds(1), true, AttemptOutcome.SUCCEEDED, null, null, Duration.ZERO))).doesNotContain("stream");
+  }
+
+  @Test
+  void streamEvidenceRefusesAFirstChunkTimeWithoutChunksAndTheReverse() {
+    assertThatThrownBy(() -> new StreamEvidence(0, Duration.ZERO)).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> new StreamEvidence(2, null)).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> new StreamEvidence(-1, null)).isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
   void durationsAreWrittenAsMillisecondsExactToTheNanosecondAndReadBack() {
     AttemptRecord record = new AttemptRecord(1, "ollama-local", ExecutionMode.LIVE, Duration.ofNanos(32_919),
         Duration.ofMillis(205).plusNanos(1), Duration.ofSeconds(90), false, AttemptOutcome.SUCCEEDED, null, null,

@@ -33,7 +33,7 @@ class ResilientRunnerStreamTest {
   }
 
   /** A subscriber that asks for {@code initial} chunks and records everything it hears. */
-  static final class Collector implements Flow.Subscriber<String> {
+  static class Collector implements Flow.Subscriber<String> {
     final List<String> chunks = new CopyOnWriteArrayList<>();
     final CountDownLatch ended = new CountDownLatch(1);
     final long initial;
@@ -331,6 +331,41 @@ class ResilientRunnerStreamTest {
     assertThat(carried.outcome()).isEqualTo(ExecutionOutcome.REFUSED);
     assertThat(carried.machineCode()).isEqualTo(MachineCodes.TARGET_UNAVAILABLE);
     assertThat(calls).hasValue(0);
+  }
+
+  @Test
+  void aNonPositiveRequestCancelsTheRunAndTellsTheSubscriberWhy() throws Exception {
+    ScriptedPublisher talking = ScriptedPublisher.of("a", ScriptedPublisher.HANG);
+    StreamExecution<String> run = runner.runStream(policy("a").build(), targets(target("a", talking)));
+    Collector collector = new Collector(1);
+    run.subscribe(collector);
+    collector.subscription.request(0);
+    assertThat(collector.await().error).isInstanceOf(IllegalArgumentException.class);
+    assertThat(result(run).outcome()).isEqualTo(ExecutionOutcome.CANCELLED);
+    assertThat(talking.wasCancelled()).isTrue();
+  }
+
+  @Test
+  void theHostsCancellationTokenEndsAStreamAtItsNextChunk() throws Exception {
+    ScriptedPublisher talking = ScriptedPublisher.of("a", "b", ScriptedPublisher.HANG);
+    AtomicInteger seen = new AtomicInteger();
+    boolean[] cancelled = {false};
+    CancellationToken token = () -> cancelled[0];
+    StreamExecution<String> run = runner.runStream(policy("a").build(), targets(target("a", talking)), token, null);
+    Collector collector = new Collector(1) {
+      @Override
+      public void onNext(String chunk) {
+        super.onNext(chunk);
+        seen.incrementAndGet();
+        cancelled[0] = true;
+      }
+    };
+    run.subscribe(collector);
+    collector.subscription.request(5);
+    ResilientExecutionResult<StreamEvidence> result = result(run);
+    assertThat(result.outcome()).isEqualTo(ExecutionOutcome.CANCELLED);
+    assertThat(seen).hasValue(1);
+    assertThat(talking.wasCancelled()).isTrue();
   }
 
   @Test

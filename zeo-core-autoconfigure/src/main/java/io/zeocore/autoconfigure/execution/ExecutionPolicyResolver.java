@@ -157,6 +157,16 @@ final class ExecutionPolicyResolver {
     }
   }
 
+  /** A stream timeout of the chain, refused naming its property when it is zero or negative; {@code null} when unset. */
+  private @Nullable Duration positiveStreamTimeout(String name, Inherited inherited, String property,
+      Function<Policy, @Nullable Duration> getter) {
+    Duration value = inherited.take(property, getter);
+    if (value != null && (value.isZero() || value.isNegative())) {
+      throw invalid(name, inherited.path(property), property + " must be greater than 0");
+    }
+    return value;
+  }
+
   private ExecutionPolicy resolve(String name, List<Layer> chain) {
     Inherited inherited = new Inherited(chain);
     ExecutionPolicy.Builder builder = ExecutionPolicy.builder().name(name);
@@ -166,6 +176,10 @@ final class ExecutionPolicyResolver {
       throw invalid(name, inherited.path("budget.max-tokens"), "budget.max-tokens must be greater than 0");
     }
     builder.maxTokens(maxTokens);
+    builder.firstChunkTimeout(positiveStreamTimeout(name, inherited, "stream.first-chunk-timeout",
+        policy -> policy.getStream().getFirstChunkTimeout()));
+    builder.chunkIdleTimeout(positiveStreamTimeout(name, inherited, "stream.chunk-idle-timeout",
+        policy -> policy.getStream().getChunkIdleTimeout()));
     builder.failureKinds(failureKinds(name, chain));
     OperationMode operationMode = inherited.take("operation-mode", Policy::getOperationMode);
     if (operationMode == OperationMode.EFFECTFUL) {

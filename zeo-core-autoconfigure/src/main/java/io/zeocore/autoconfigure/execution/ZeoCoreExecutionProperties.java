@@ -173,6 +173,9 @@ public class ZeoCoreExecutionProperties {
     /** What a run may spend, counted from what its targets report (Spring AI chat targets report tokens). */
     private final Budget budget = new Budget();
 
+    /** Timeouts of a streamed run (ResilientRunner.runStream, PolicyChatModel.stream). */
+    private final Stream stream = new Stream();
+
     public @Nullable String getBaseConfig() {
       return this.baseConfig;
     }
@@ -283,6 +286,45 @@ public class ZeoCoreExecutionProperties {
 
     public Budget getBudget() {
       return this.budget;
+    }
+
+    public Stream getStream() {
+      return this.stream;
+    }
+  }
+
+  /**
+   * The timeouts of a streamed run. Until its first chunk reaches the caller a streamed attempt may fail over to the next
+   * planned target; after it, nothing is retried and a failure ends the stream (ZEO_EXEC_STREAM_INTERRUPTED).
+   */
+  public static class Stream {
+
+    /**
+     * How long each streamed attempt waits for its first chunk before it times out and the plan continues. Never more
+     * than attempt-timeout nor what is left of total-timeout. Default: attempt-timeout.
+     */
+    private @Nullable Duration firstChunkTimeout;
+
+    /**
+     * Longest silence between two chunks once the first was delivered (counted only while the caller has asked for
+     * more); then the stream ends interrupted. Default: attempt-timeout. The total-timeout bounds the whole stream.
+     */
+    private @Nullable Duration chunkIdleTimeout;
+
+    public @Nullable Duration getFirstChunkTimeout() {
+      return this.firstChunkTimeout;
+    }
+
+    public void setFirstChunkTimeout(@Nullable Duration firstChunkTimeout) {
+      this.firstChunkTimeout = firstChunkTimeout;
+    }
+
+    public @Nullable Duration getChunkIdleTimeout() {
+      return this.chunkIdleTimeout;
+    }
+
+    public void setChunkIdleTimeout(@Nullable Duration chunkIdleTimeout) {
+      this.chunkIdleTimeout = chunkIdleTimeout;
     }
   }
 

@@ -7,7 +7,10 @@ import io.micrometer.core.instrument.Timer;
 import io.zeocore.autoconfigure.execution.AttemptRecordedEvent;
 import io.zeocore.autoconfigure.execution.ExecutionCompletedEvent;
 import io.zeocore.execution.AttemptRecord;
+import io.zeocore.execution.FailureKind;
 import io.zeocore.execution.ModelUsage;
+import io.zeocore.execution.StreamEvidence;
+import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
@@ -32,6 +35,12 @@ import org.springframework.context.event.EventListener;
  *       ({@code input}/{@code output}): the tokens each attempt's provider request reported, recorded once per
  *       request (Spring AI's own {@code gen_ai.client.token.usage}, when its model observations are metered, is a
  *       separate meter with its own tags: nothing is counted twice in one meter).</li>
+ *   <li>for streamed attempts ({@code ResilientRunner.runStream}): {@code zeocore.execution.stream.first-chunk}
+ *       (timer of the time to the first delivered chunk), tags {@code policy} and {@code target};
+ *       {@code zeocore.execution.stream.chunks} (distribution summary of the chunks each attempt delivered), tags
+ *       {@code policy}, {@code target} and {@code outcome}; and {@code zeocore.execution.stream.interrupted} (counter
+ *       of streams that failed after partial output, {@code ZEO_EXEC_STREAM_INTERRUPTED}), tags {@code policy},
+ *       {@code target} and {@code failure.kind}.</li>
  * </ul>
  * Tag values are configuration names and codes only, so their number is bounded by the configuration.
  */
@@ -47,6 +56,13 @@ public final class ZeoCoreExecutionMetrics {
   public static final String FALLBACKS = "zeocore.execution.fallbacks";
   /** Name of the token usage summary. */
   public static final String TOKENS = "zeocore.execution.tokens";
+
+  /** Name of the time-to-first-chunk timer of streamed attempts. */
+  public static final String STREAM_FIRST_CHUNK = "zeocore.execution.stream.first-chunk";
+  /** Name of the summary of chunks delivered per streamed attempt. */
+  public static final String STREAM_CHUNKS = "zeocore.execution.stream.chunks";
+  /** Name of the counter of streams interrupted after partial output. */
+  public static final String STREAM_INTERRUPTED = "zeocore.execution.stream.interrupted";
 
   private final MeterRegistry registry;
 
@@ -70,6 +86,40 @@ public final class ZeoCoreExecutionMetrics {
     if (usage != null) {
       recordTokens(event.policyName(), attempt.targetId(), "input", usage.inputTokens());
       recordTokens(event.policyName(), attempt.targetId(), "output", usage.outputTokens());
+    }
+    StreamEvidence stream = attempt.stream();
+    if (stream != null) {
+      recordStream(event.policyName(), attempt, stream);
+    }
+  }
+
+  private void recordStream(String policy, AttemptRecord attempt, StreamEvidence stream) {
+    Duration firstChunk = stream.timeToFirstChunk();
+    if (firstChunk != null) {
+      Timer.builder(STREAM_FIRST_CHUNK)
+          .description("Time from a streamed attempt's start to its first delivered chunk")
+          .tag("policy", policy)
+          .tag("target", attempt.targetId())
+          .register(registry)
+          .record(firstChunk);
+    }
+    DistributionSummary.builder(STREAM_CHUNKS)
+        .description("Chunks each streamed attempt delivered")
+        .baseUnit("chunks")
+        .tag("policy", policy)
+        .tag("target", attempt.targetId())
+        .tag("outcome", attempt.outcome().wireValue())
+        .register(registry)
+        .record(stream.chunks());
+    FailureKind kind = attempt.failureKind();
+    if (kind != null && kind != FailureKind.CANCELLED && stream.partialOutputDelivered()) {
+      Counter.builder(STREAM_INTERRUPTED)
+          .description("Streams that failed after part of the answer was delivered (ZEO_EXEC_STREAM_INTERRUPTED)")
+          .tag("policy", policy)
+          .tag("target", attempt.targetId())
+          .tag("failure.kind", kind.wireValue())
+          .register(registry)
+          .increment();
     }
   }
 

@@ -4,6 +4,8 @@ import io.micrometer.common.KeyValue;
 import io.micrometer.common.KeyValues;
 import io.zeocore.execution.AttemptRecord;
 import io.zeocore.execution.ModelUsage;
+import io.zeocore.execution.StreamEvidence;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
@@ -47,7 +49,21 @@ public class DefaultAttemptObservationConvention extends PolicyRunConvention<Att
 
   @Override
   public KeyValues getHighCardinalityKeyValues(AttemptObservationContext context) {
-    return super.getHighCardinalityKeyValues(context).and(genAi(context.getRecord(), true));
+    return super.getHighCardinalityKeyValues(context).and(genAi(context.getRecord(), true))
+        .and(stream(context.getRecord()));
+  }
+
+  /** What a streamed attempt delivered: chunk count and time to its first chunk in milliseconds (never the text). */
+  private static KeyValues stream(@Nullable AttemptRecord record) {
+    StreamEvidence stream = record != null ? record.stream() : null;
+    if (stream == null) {
+      return KeyValues.empty();
+    }
+    List<KeyValue> values = new ArrayList<>();
+    add(values, "stream.chunks", stream.chunks());
+    Duration firstChunk = stream.timeToFirstChunk();
+    add(values, "stream.time_to_first_chunk_ms", firstChunk != null ? firstChunk.toMillis() : null);
+    return KeyValues.of(values);
   }
 
   /** The GenAI attributes of the attempt's reported usage: names (low cardinality) or token counts (high). */

@@ -155,6 +155,36 @@ class ZeoCoreExecutionAutoConfigurationTests {
   }
 
   @Test
+  void streamTimeoutsAreBoundPerPolicyInheritedFromConfigsAndDefaultToTheAttemptTimeout() {
+    contextRunner.withPropertyValues(
+        C + "default.total-timeout=60s",
+        C + "default.attempt-timeout=30s",
+        C + "default.targets=call-time",
+        C + "default.stream.chunk-idle-timeout=5s",
+        P + "chat.attempt-targets=a,b",
+        P + "chat.stream.first-chunk-timeout=2s",
+        P + "plain.attempt-targets=a")
+        .run(context -> {
+          ExecutionPolicies policies = context.getBean(ExecutionPolicies.class);
+          ExecutionPolicy chat = policies.get("chat");
+          assertThat(chat.firstChunkTimeout()).isEqualTo(Duration.ofSeconds(2));
+          assertThat(chat.effectiveChunkIdleTimeout()).isEqualTo(Duration.ofSeconds(5));
+          ExecutionPolicy plain = policies.get("plain");
+          assertThat(plain.firstChunkTimeout()).isNull();
+          assertThat(plain.effectiveFirstChunkTimeout()).isEqualTo(Duration.ofSeconds(30));
+        });
+  }
+
+  @Test
+  void aZeroStreamTimeoutStopsStartUpNamingTheProperty() {
+    assertFailure(contextRunner.withPropertyValues(P + "chat.total-timeout=10s", P + "chat.attempt-timeout=1s",
+            P + "chat.attempt-targets=a", P + "chat.stream.chunk-idle-timeout=0s"),
+        "ZeoCore execution policy 'chat' is invalid",
+        "Property: zeocore.execution.policies.chat.stream.chunk-idle-timeout",
+        "Rule: stream.chunk-idle-timeout must be greater than 0");
+  }
+
+  @Test
   void backoffLongerThanThePlanStopsStartUp() {
     assertFailure(contextRunner.withPropertyValues(P + "p.total-timeout=10s", P + "p.attempt-timeout=1s",
             P + "p.attempt-targets=a,b", P + "p.backoff=1s,2s"),

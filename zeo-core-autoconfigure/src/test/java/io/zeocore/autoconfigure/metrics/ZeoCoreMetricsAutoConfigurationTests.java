@@ -17,10 +17,16 @@ import io.zeocore.connections.effect.EffectRecovery;
 import io.zeocore.connections.store.JdbcConnectionStore;
 import io.zeocore.execution.AttemptError;
 import io.zeocore.execution.FailureKind;
+import io.zeocore.execution.MachineCodes;
+import io.zeocore.execution.StreamExecution;
+import io.zeocore.execution.StreamExecutionTarget;
 import io.zeocore.execution.SyncExecutionTarget;
 import io.zeocore.execution.ZeoCoreExecutions;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.Flow;
+import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -40,6 +46,83 @@ class ZeoCoreMetricsAutoConfigurationTests {
           "zeocore.execution.policies.lookup.attempt-timeout=5s",
           "zeocore.execution.policies.lookup.attempt-targets=primary,primary,backup",
           "zeocore.execution.policies.lookup.targets=call-time");
+
+  /** Emits {@code chunks} as they are asked for, then ends with {@code end} (an error) or completes when it is null. */
+  private static Flow.Publisher<String> chunks(@Nullable Throwable end, String... chunks) {
+    return subscriber -> subscriber.onSubscribe(new Flow.Subscription() {
+      private int next;
+      private boolean over;
+
+      @Override
+      public void request(long n) {
+        for (long i = 0; i < n && next < chunks.length && !over; i++) {
+          subscriber.onNext(chunks[next++]);
+        }
+        if (next == chunks.length && !over) {
+          over = true;
+          if (end != null) {
+            subscriber.onError(end);
+          } else {
+            subscriber.onComplete();
+          }
+        }
+      }
+
+      @Override
+      public void cancel() {
+        over = true;
+      }
+    });
+  }
+
+  @Test
+  void metersStreamedAttemptsTimeToFirstChunkChunksAndInterruptions() throws Exception {
+    contextRunner.run(context -> {
+      ZeoCoreExecutions executions = context.getBean(ZeoCoreExecutions.class);
+      StreamExecutionTarget<String> primary = StreamExecutionTarget.of("primary", String.class,
+          attempt -> chunks(new AttemptError(FailureKind.TRANSIENT)));
+      StreamExecutionTarget<String> backup = StreamExecutionTarget.of("backup", String.class,
+          attempt -> chunks(null, "a", "b", "c"));
+      StreamExecution<String> answered = executions.runStream("lookup", List.of(primary, backup));
+      answered.subscribe(new CollectingSubscriber());
+      assertThat(answered.result().get(10, TimeUnit.SECONDS).succeeded()).isTrue();
+      StreamExecutionTarget<String> cut = StreamExecutionTarget.of("primary", String.class,
+          attempt -> chunks(new AttemptError(FailureKind.TRANSIENT), "partial"));
+      StreamExecution<String> interrupted = executions.runStream("lookup", List.of(cut, backup));
+      interrupted.subscribe(new CollectingSubscriber());
+      assertThat(interrupted.result().get(10, TimeUnit.SECONDS).machineCode())
+          .isEqualTo(MachineCodes.STREAM_INTERRUPTED);
+
+      MeterRegistry registry = context.getBean(MeterRegistry.class);
+      assertThat(registry.get(ZeoCoreExecutionMetrics.STREAM_FIRST_CHUNK).tags("policy", "lookup", "target", "backup")
+          .timer().count()).isEqualTo(1);
+      assertThat(registry.get(ZeoCoreExecutionMetrics.STREAM_CHUNKS).tags("policy", "lookup", "target", "backup",
+          "outcome", "succeeded").summary().totalAmount()).isEqualTo(3.0);
+      assertThat(registry.get(ZeoCoreExecutionMetrics.STREAM_CHUNKS).tags("policy", "lookup", "target", "primary",
+          "outcome", "failed").summary().count()).isEqualTo(3); // two before any chunk, one after one chunk
+      assertThat(registry.get(ZeoCoreExecutionMetrics.STREAM_INTERRUPTED).tags("policy", "lookup", "target",
+          "primary", "failure.kind", "transient").counter().count()).isEqualTo(1.0);
+      assertThat(registry.get(ZeoCoreExecutionMetrics.DURATION).tags("policy", "lookup", "outcome", "failed_safe")
+          .timer().count()).isEqualTo(1);
+    });
+  }
+
+  /** Asks for everything and keeps nothing. */
+  private static final class CollectingSubscriber implements Flow.Subscriber<String> {
+    @Override
+    public void onSubscribe(Flow.Subscription subscription) {
+      subscription.request(Long.MAX_VALUE);
+    }
+
+    @Override
+    public void onNext(String item) {}
+
+    @Override
+    public void onError(Throwable throwable) {}
+
+    @Override
+    public void onComplete() {}
+  }
 
   @Test
   void countsEveryAttemptAndTimesEveryRunByPolicyTargetOutcomeAndFailureKind() {
