@@ -60,21 +60,31 @@ public class PolicyChatModelBenchmark extends SuiteSettings {
       }
     });
     server.start();
-    model = OllamaChatModel.builder()
-        .ollamaApi(OllamaApi.builder().baseUrl("http://127.0.0.1:" + server.getAddress().getPort())
-            .responseErrorHandler(new AttemptRecordingResponseErrorHandler(RetryUtils.DEFAULT_RESPONSE_ERROR_HANDLER))
-            .build())
-        .options(OllamaChatOptions.builder().model("m").build())
-        .build();
-    plan = PolicyChatModel.builder().runner(ResilientRunner.create())
-        .policy(ExecutionPolicy.builder().name("ask").totalTimeout(Duration.ofSeconds(30))
-            .attemptTimeout(Duration.ofSeconds(10)).attemptTargets("ollama").build())
-        .model("ollama", model)
-        .build();
+    model = loopbackModel(server.getAddress().getPort());
+    plan = onePlan(model);
     if (!"ok".equals(direct().getResult().getOutput().getText())
         || !"ok".equals(policy().getResult().getOutput().getText())) {
       throw new IllegalStateException("the loopback model did not answer");
     }
+  }
+
+  /** Spring AI's Ollama model of the loopback server on {@code port}, its errors recorded as ZeoCore's targets do. */
+  static OllamaChatModel loopbackModel(int port) {
+    return OllamaChatModel.builder()
+        .ollamaApi(OllamaApi.builder().baseUrl("http://127.0.0.1:" + port)
+            .responseErrorHandler(new AttemptRecordingResponseErrorHandler(RetryUtils.DEFAULT_RESPONSE_ERROR_HANDLER))
+            .build())
+        .options(OllamaChatOptions.builder().model("m").build())
+        .build();
+  }
+
+  /** A one-target plan over {@code model}. */
+  static PolicyChatModel onePlan(OllamaChatModel model) {
+    return PolicyChatModel.builder().runner(ResilientRunner.create())
+        .policy(ExecutionPolicy.builder().name("ask").totalTimeout(Duration.ofSeconds(30))
+            .attemptTimeout(Duration.ofSeconds(10)).attemptTargets("ollama").build())
+        .model("ollama", model)
+        .build();
   }
 
   @TearDown
