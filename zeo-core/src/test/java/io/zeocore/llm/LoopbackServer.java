@@ -49,6 +49,7 @@ public final class LoopbackServer implements AutoCloseable, AfterEachCallback {
   private final ExecutorService executor = Executors.newCachedThreadPool();
   private final List<Request> requests = new CopyOnWriteArrayList<>();
   private final CountDownLatch closed = new CountDownLatch(1);
+  private final CountDownLatch clientClosed = new CountDownLatch(1);
   private volatile List<Reply> script = List.of(status(500, ""));
   private final AtomicInteger served = new AtomicInteger();
 
@@ -156,6 +157,87 @@ public final class LoopbackServer implements AutoCloseable, AfterEachCallback {
         Thread.currentThread().interrupt();
       }
     };
+  }
+
+  /** How a {@link #streamed} reply ends after its lines. */
+  public enum StreamEnd {
+    /** The body ends properly. */
+    COMPLETE,
+    /** Nothing more is sent until the server closes: the connection stays open. */
+    HANG,
+    /** The connection is dropped short of the declared length: the client sees the stream cut. */
+    CUT
+  }
+
+  /**
+   * A streamed reply: status 200 with {@code contentType}, then each line written and flushed {@code gap} after the
+   * one before, then {@code end}. A write that fails because the client closed the connection counts down
+   * {@link #clientClosed()} and ends the reply.
+   */
+  public Reply streamed(String contentType, List<String> lines, java.time.Duration gap, StreamEnd end) {
+    return exchange -> {
+      exchange.getResponseHeaders().add("Content-Type", contentType);
+      int length = 0;
+      for (String line : lines) {
+        length += line.getBytes(StandardCharsets.UTF_8).length;
+      }
+      exchange.sendResponseHeaders(200, end == StreamEnd.CUT ? length + 4096 : 0);
+      OutputStream out = exchange.getResponseBody();
+      try {
+        for (String line : lines) {
+          if (!gap.isZero() && closed.await(gap.toMillis(), TimeUnit.MILLISECONDS)) {
+            return;
+          }
+          out.write(line.getBytes(StandardCharsets.UTF_8));
+          out.flush();
+        }
+        if (end == StreamEnd.HANG) {
+          closed.await(60, TimeUnit.SECONDS);
+        } else if (end == StreamEnd.COMPLETE) {
+          out.close();
+        }
+      } catch (IOException clientWentAway) {
+        clientClosed.countDown();
+      } catch (InterruptedException interrupted) {
+        Thread.currentThread().interrupt();
+      }
+    };
+  }
+
+  /** Counted down when a {@link #streamed} reply found its connection closed by the client. */
+  public CountDownLatch clientClosed() {
+    return clientClosed;
+  }
+
+  /** One Ollama NDJSON stream line carrying {@code content}. */
+  public static String ollamaChunk(String content) {
+    return JSON.createObjectNode().put("model", "m").put("done", false)
+        .set("message", JSON.createObjectNode().put("role", "assistant").put("content", content)).toString() + "\n";
+  }
+
+  /** The last Ollama NDJSON stream line: done, with its token counts. */
+  public static String ollamaDone() {
+    return "{\"model\":\"m\",\"message\":{\"role\":\"assistant\",\"content\":\"\"},\"done\":true,"
+        + "\"done_reason\":\"stop\",\"prompt_eval_count\":3,\"eval_count\":5}\n";
+  }
+
+  /** One OpenAI server-sent event carrying {@code content} as a chat completion chunk. */
+  public static String openAiChunk(String content) {
+    var chunk = JSON.createObjectNode().put("id", "chatcmpl-1").put("object", "chat.completion.chunk")
+        .put("created", 1700000000L).put("model", "m");
+    chunk.putArray("choices").addObject().put("index", 0).putNull("finish_reason")
+        .set("delta", JSON.createObjectNode().put("role", "assistant").put("content", content));
+    return "data: " + chunk + "\n\n";
+  }
+
+  /** The end of an OpenAI stream: a chunk with the finish reason, one with the usage, then {@code [DONE]}. */
+  public static String openAiDone() {
+    return "data: {\"id\":\"chatcmpl-1\",\"object\":\"chat.completion.chunk\",\"created\":1700000000,"
+        + "\"model\":\"m\",\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}\n\n"
+        + "data: {\"id\":\"chatcmpl-1\",\"object\":\"chat.completion.chunk\",\"created\":1700000000,"
+        + "\"model\":\"m\",\"choices\":[],\"usage\":{\"prompt_tokens\":3,\"completion_tokens\":5,"
+        + "\"total_tokens\":8}}\n\n"
+        + "data: [DONE]\n\n";
   }
 
   /** A loopback port nobody listens on (bound, then released). */

@@ -5,6 +5,8 @@ import io.zeocore.execution.ExecutionOutcome;
 import io.zeocore.execution.ExecutionPolicy;
 import io.zeocore.execution.ResilientExecutionResult;
 import io.zeocore.execution.ResilientRunner;
+import io.zeocore.execution.StreamExecution;
+import io.zeocore.execution.StreamExecutionTarget;
 import io.zeocore.execution.SyncExecutionTarget;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -15,6 +17,8 @@ import org.springframework.ai.chat.model.ChatResponse;
 import org.springframework.ai.chat.prompt.ChatOptions;
 import org.springframework.ai.chat.prompt.Prompt;
 import org.springframework.ai.model.tool.ToolCallingChatOptions;
+import reactor.adapter.JdkFlowAdapter;
+import reactor.core.publisher.Flux;
 
 /**
  * A Spring AI {@link ChatModel} that is a ZeoCore plan: every {@link #call(Prompt)} runs the policy over its chat
@@ -39,7 +43,13 @@ import org.springframework.ai.model.tool.ToolCallingChatOptions;
  * {@link ConversationBoundAdvisor} opens around a {@code ChatClient} call), each call is first checked against the
  * conversation's bounds, and the run's total timeout and token budget are cut to what is left of the conversation.
  *
- * <p>{@link #stream(Prompt)} is not supported (a partially streamed answer is not replay-safe). Thread-safe.
+ * <p><b>Streams.</b> {@link #stream(Prompt)} runs the same plan over the models' own {@code stream} ({@link
+ * io.zeocore.execution.ResilientRunner#runStream}): until the first response reaches the subscriber, a failure, a
+ * refused connection or the policy's first-chunk timeout moves the plan on as for calls; after it nothing is retried
+ * or replayed, and a failure, the idle timeout or the total timeout ends the {@code Flux} with an
+ * {@link ExecutionFailedException} whose machine code is {@code ZEO_EXEC_STREAM_INTERRUPTED}. Disposing the
+ * subscription cancels the run and closes the model's HTTP exchange. A {@link ConversationBoundAdvisor} bounds calls
+ * only: a stream is not counted against a conversation. Thread-safe.
  */
 public final class PolicyChatModel implements ChatModel {
 
@@ -105,6 +115,25 @@ public final class PolicyChatModel implements ChatModel {
     return ChatResponse.builder().from(reply)
         .metadata(PlanEvidence.METADATA_KEY, PlanEvidence.of(policy.name(), result))
         .build();
+  }
+
+  /**
+   * Streams the policy with {@code prompt} over each planned model's own {@code stream}: the responses of the attempt
+   * that delivers the first one. Nothing is sent until the returned {@code Flux} is subscribed.
+   *
+   * @return the answer's responses; it ends with {@link ExecutionFailedException} when the run does not succeed
+   *     (before any response: the plan's outcome; after one: {@code FAILED_SAFE}, {@code ZEO_EXEC_STREAM_INTERRUPTED})
+   */
+  @Override
+  public Flux<ChatResponse> stream(Prompt prompt) {
+    Objects.requireNonNull(prompt, "prompt");
+    return Flux.defer(() -> {
+      Map<String, StreamExecutionTarget<ChatResponse>> targets = new LinkedHashMap<>();
+      models.forEach((targetId, model) -> targets.put(targetId, SpringAiTargets.chatStreamTarget(targetId, model,
+          forTarget(prompt, model)).withInternalMaxAttempts(declaredCalls.getOrDefault(targetId, 1))));
+      StreamExecution<ChatResponse> run = runner.runStream(policy, targets);
+      return JdkFlowAdapter.flowPublisherToFlux(run);
+    });
   }
 
   /** {@code prompt} with {@code model}'s own options and the portable ones the caller set. */

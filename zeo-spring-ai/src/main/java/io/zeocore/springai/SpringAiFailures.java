@@ -77,7 +77,8 @@ public final class SpringAiFailures {
   }
 
   /** The attempt error of one failed call: kind and facts, with a text-free cause. */
-  static AttemptError toAttemptError(Throwable thrown, AttemptScope scope, boolean deadlinePassed, InstantSource clock) {
+  static AttemptError toAttemptError(Throwable thrown, @Nullable AttemptScope scope, boolean deadlinePassed,
+      InstantSource clock) {
     FailureClassification classification = deadlinePassed && isTransportFailure(thrown, scope)
         ? FailureClassification.of(FailureKind.TIMEOUT)
         : classify(thrown, scope, clock);

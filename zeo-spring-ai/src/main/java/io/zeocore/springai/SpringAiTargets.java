@@ -5,6 +5,7 @@ import io.zeocore.execution.AttemptError;
 import io.zeocore.execution.FailureKind;
 import io.zeocore.execution.ModelUsage;
 import io.zeocore.execution.NamedTarget;
+import io.zeocore.execution.StreamExecutionTarget;
 import io.zeocore.execution.SyncExecutionTarget;
 import java.time.Clock;
 import java.time.Duration;
@@ -66,6 +67,23 @@ public final class SpringAiTargets {
     Objects.requireNonNull(model, "model");
     Objects.requireNonNull(prompt, "prompt");
     return SyncExecutionTarget.of(targetId, ChatResponse.class, context -> call(model, prompt, context))
+        .withInternalMaxAttempts(declaredCalls(model));
+  }
+
+  /**
+   * A streamed target: each attempt subscribes to the model's own {@code stream(prompt)} once (one provider request) and
+   * publishes its responses as they arrive; for {@link io.zeocore.execution.ResilientRunner#runStream}, which may fall
+   * back only until the first response reached its subscriber. Cancelling the attempt cancels the model's stream and
+   * closes its HTTP exchange. Failures are classified as for {@link #chatTarget}; the usage the provider reports in its
+   * last responses is the attempt's. No per-request timeout is set on the model: the runner bounds the wait for the
+   * first response and the silences between responses ({@code first-chunk-timeout}, {@code chunk-idle-timeout}).
+   *
+   * @throws IllegalArgumentException when the target id breaks the target-id rule
+   */
+  public static StreamExecutionTarget<ChatResponse> chatStreamTarget(String targetId, ChatModel model, Prompt prompt) {
+    Objects.requireNonNull(model, "model");
+    Objects.requireNonNull(prompt, "prompt");
+    return StreamExecutionTarget.of(targetId, ChatResponse.class, context -> ChatStreams.stream(model, prompt, context))
         .withInternalMaxAttempts(declaredCalls(model));
   }
 
