@@ -2,6 +2,7 @@ package io.zeocore.llm;
 
 import io.zeocore.InvalidFieldException;
 import io.zeocore.execution.CancellationToken;
+import io.zeocore.execution.ModelUsage;
 import io.zeocore.internal.RetryAfterHeader;
 import io.zeocore.internal.SaturatingDurations;
 import java.net.ConnectException;
@@ -23,8 +24,10 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Flow;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
 import javax.net.ssl.SSLHandshakeException;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
@@ -110,6 +113,31 @@ abstract class HttpLlmClient implements LlmClient {
   /** The reply's content from a parsed 2xx body, or {@code null} when the body does not have the provider's shape. */
   abstract @Nullable String content(JsonNode root);
 
+  /** Turns {@link #requestBody} into a streamed request's body ({@code "stream": true} and what else it needs). */
+  abstract void streaming(ObjectNode body);
+
+  /** Reads one non-blank line of the provider's stream; {@code MALFORMED_RESPONSE} when it cannot. */
+  abstract StreamedChat.Line streamLine(String line) throws LlmCallException;
+
+  /** The line's JSON object; {@code MALFORMED_RESPONSE} (never quoting it) when it is none. */
+  final JsonNode streamObject(String json) throws LlmCallException {
+    JsonNode root;
+    try {
+      root = json().readTree(json);
+    } catch (JacksonException unparseable) {
+      throw failure(LlmCallException.Reason.MALFORMED_RESPONSE, true, "stream line is not JSON", null);
+    }
+    if (root == null || !root.isObject()) {
+      throw failure(LlmCallException.Reason.MALFORMED_RESPONSE, true, "stream line is not a JSON object", null);
+    }
+    return root;
+  }
+
+  /** The number at {@code node} when it is a non-negative integer, {@code null} otherwise. */
+  static @Nullable Long countOrNull(@Nullable JsonNode node) {
+    return node != null && node.isIntegralNumber() && node.longValue() >= 0 ? node.longValue() : null;
+  }
+
   @Override
   public final String model() {
     return model;
@@ -167,6 +195,37 @@ abstract class HttpLlmClient implements LlmClient {
     return contentOf(response.body());
   }
 
+  /**
+   * One streamed chat request, sent when the returned publisher is subscribed (once): each non-empty content delta of
+   * the reply as one chunk, in order, then completion at the provider's end marker. The body is read only as the
+   * subscriber asks; cancelling the subscription cancels the exchange and closes its connection. No timeout is applied
+   * here but the client's connect timeout: a runner bounds the wait for the first chunk and the silences between
+   * chunks ({@link io.zeocore.execution.ResilientRunner#runStream}). Errors are {@link LlmCallException}s as for
+   * {@link #chatOnce}, plus {@code TRANSPORT} for a stream cut before its end marker. What the provider reports of the
+   * request's usage (tokens, the answering model) is passed to {@code usage} as it arrives, never the text.
+   *
+   * @throws IllegalArgumentException when there are no messages
+   */
+  @Override
+  public final Flow.Publisher<String> chatStream(List<ChatMessage> messages, LlmOptions options,
+      Consumer<ModelUsage> usage) throws LlmCallException {
+    requireMessages(messages);
+    Objects.requireNonNull(options, "options");
+    Objects.requireNonNull(usage, "usage");
+    String callModel = options.model() != null ? options.model() : model;
+    ObjectNode wire = requestBody(messages, options, callModel);
+    streaming(wire);
+    HttpRequest.Builder request = HttpRequest.newBuilder(endpoint)
+        .version(version)
+        .header("Content-Type", "application/json")
+        .header("Accept", "application/x-ndjson, text/event-stream, application/json")
+        .POST(HttpRequest.BodyPublishers.ofByteArray(json().writeValueAsBytes(wire)));
+    addHeaders(request);
+    return new StreamedChat(this, httpClient, request.build(), this::streamLine, maxResponseBytes, clock,
+        line -> usage.accept(new ModelUsage(provider, callModel, line.responseModel(), line.inputTokens(),
+            line.outputTokens())));
+  }
+
   @Override
   public final String chat(List<ChatMessage> messages, LlmOptions options)
       throws LlmCallException, InterruptedException {
@@ -213,7 +272,7 @@ abstract class HttpLlmClient implements LlmClient {
     }
   }
 
-  private LlmCallException classify(@Nullable Throwable thrown) {
+  final LlmCallException classify(@Nullable Throwable thrown) {
     Throwable cause = thrown;
     while ((cause instanceof CompletionException || cause instanceof ExecutionException) && cause.getCause() != null) {
       cause = cause.getCause();

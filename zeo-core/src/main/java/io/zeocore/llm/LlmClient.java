@@ -1,8 +1,11 @@
 package io.zeocore.llm;
 
 import io.zeocore.execution.CancellationToken;
+import io.zeocore.execution.ModelUsage;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.Flow;
+import java.util.function.Consumer;
 
 /**
  * A chat-completion client of one provider. Implementations are immutable after construction and safe to share
@@ -66,5 +69,18 @@ public interface LlmClient {
    */
   default String chat(List<ChatMessage> messages, LlmOptions options) throws LlmCallException, InterruptedException {
     return LegacyRetryLoop.run(this, messages, options, LegacyRetry.defaults());
+  }
+
+  /**
+   * One streamed chat request, sent when the returned publisher is subscribed: the reply's content deltas as chunks
+   * (ZeoCore's Ollama and OpenAI clients stream). This default streams nothing: a client that cannot stream throws.
+   *
+   * @param usage told what the provider reports of the request's usage, never its text
+   * @throws UnsupportedOperationException when the client does not stream
+   * @throws LlmCallException when the request cannot be made as configured (nothing was sent)
+   */
+  default Flow.Publisher<String> chatStream(List<ChatMessage> messages, LlmOptions options,
+      Consumer<ModelUsage> usage) throws LlmCallException {
+    throw new UnsupportedOperationException(getClass().getName() + " does not stream");
   }
 }

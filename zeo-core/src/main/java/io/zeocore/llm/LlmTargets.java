@@ -3,10 +3,12 @@ package io.zeocore.llm;
 import io.zeocore.execution.AttemptContext;
 import io.zeocore.execution.AttemptError;
 import io.zeocore.execution.FailureKind;
+import io.zeocore.execution.StreamExecutionTarget;
 import io.zeocore.execution.SyncExecutionTarget;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.Flow;
 
 /**
  * Runner targets that make one LLM chat call per attempt.
@@ -74,6 +76,61 @@ public final class LlmTargets {
           "stream=true is refused: retrying after partially streamed output is not replay-safe");
     }
     return SyncExecutionTarget.of(targetId, String.class, context -> call(client, fixedMessages, options, context));
+  }
+
+  /**
+   * A {@link io.zeocore.execution.ExecutionMode#LIVE} streamed target: each attempt sends one streamed request
+   * ({@link LlmClient#chatStream}: ZeoCore's Ollama and OpenAI clients) and publishes the reply's content deltas, for
+   * {@link io.zeocore.execution.ResilientRunner#runStream}, which may fall back only until the first delta reached its
+   * subscriber. The usage the provider reports at the end of the stream is the attempt's. Failures become
+   * {@link AttemptError}s as for {@link #chatTarget}; a stream cut before its end marker is {@code transient}.
+   *
+   * @param options the options of every attempt ({@link LlmOptions#stream()} is ignored: this target always streams);
+   *     a {@code null} model means the client's model
+   * @throws IllegalArgumentException when there are no messages or the target id breaks the target-id rule
+   */
+  public static StreamExecutionTarget<String> chatStreamTarget(String targetId, LlmClient client,
+      List<ChatMessage> messages, LlmOptions options) {
+    Objects.requireNonNull(client, "client");
+    HttpLlmClient.requireMessages(messages);
+    List<ChatMessage> fixedMessages = List.copyOf(messages);
+    Objects.requireNonNull(options, "options");
+    return StreamExecutionTarget.of(targetId, String.class, context -> {
+      if (context.cancellation().isCancelled()) {
+        throw new AttemptError(FailureKind.CANCELLED, false);
+      }
+      Flow.Publisher<String> deltas;
+      try {
+        deltas = client.chatStream(fixedMessages, options, context::reportUsage);
+      } catch (LlmCallException failure) {
+        throw toAttemptError(failure);
+      }
+      return subscriber -> deltas.subscribe(new AttemptErrors(subscriber));
+    });
+  }
+
+  /** Passes a stream's signals on, its {@link LlmCallException} as the {@link AttemptError} the runner classifies. */
+  private record AttemptErrors(Flow.Subscriber<? super String> downstream) implements Flow.Subscriber<String> {
+
+    @Override
+    public void onSubscribe(Flow.Subscription subscription) {
+      downstream.onSubscribe(subscription);
+    }
+
+    @Override
+    public void onNext(String item) {
+      downstream.onNext(item);
+    }
+
+    @Override
+    public void onError(Throwable throwable) {
+      downstream.onError(throwable instanceof LlmCallException failure ? toAttemptError(failure) : throwable);
+    }
+
+    @Override
+    public void onComplete() {
+      downstream.onComplete();
+    }
   }
 
   private static String call(LlmClient client, List<ChatMessage> messages, LlmOptions options,

@@ -84,6 +84,29 @@ public final class OllamaClient extends HttpLlmClient {
   }
 
   @Override
+  void streaming(ObjectNode body) {
+    body.put("stream", true);
+  }
+
+  /** One NDJSON object: {@code message.content}, {@code done}, and on the last one the token counts. */
+  @Override
+  StreamedChat.Line streamLine(String line) throws LlmCallException {
+    JsonNode root = streamObject(line);
+    if (root.has("error")) {
+      // the provider failed mid-stream; its words stay out of the exception
+      throw failure(LlmCallException.Reason.TRANSPORT, true, "the provider reported an error in the stream", null);
+    }
+    JsonNode content = root.path("message").path("content");
+    if (!content.isMissingNode() && !content.isNull() && !content.isString()) {
+      throw failure(LlmCallException.Reason.MALFORMED_RESPONSE, true, "message.content is not a string", null);
+    }
+    boolean done = root.path("done").asBoolean(false);
+    return new StreamedChat.Line(stringOrNull(content), done,
+        done ? countOrNull(root.get("prompt_eval_count")) : null, done ? countOrNull(root.get("eval_count")) : null,
+        done ? stringOrNull(root.get("model")) : null);
+  }
+
+  @Override
   public String toString() {
     return "OllamaClient[baseUrl=" + baseUrl() + ", model=" + model() + ", timeout=" + timeout() + "]";
   }

@@ -120,6 +120,42 @@ public final class OpenAiClient extends HttpLlmClient {
   }
 
   @Override
+  void streaming(ObjectNode body) {
+    body.put("stream", true);
+    body.putObject("stream_options").put("include_usage", true);
+  }
+
+  /**
+   * One server-sent event line: {@code data: [DONE]} ends the stream; {@code data: {...}} carries
+   * {@code choices[0].delta.content} and, on the usage chunk, the token counts; comments, {@code event:}, {@code id:}
+   * and {@code retry:} lines say nothing.
+   */
+  @Override
+  StreamedChat.Line streamLine(String line) throws LlmCallException {
+    if (!line.startsWith("data:")) {
+      return StreamedChat.Line.NOTHING;
+    }
+    String data = line.substring(5).strip();
+    if (data.equals("[DONE]")) {
+      return new StreamedChat.Line(null, true, null, null, null);
+    }
+    JsonNode root = streamObject(data);
+    if (root.has("error")) {
+      throw failure(LlmCallException.Reason.TRANSPORT, true, "the provider reported an error in the stream", null);
+    }
+    JsonNode content = root.path("choices").path(0).path("delta").path("content");
+    if (!content.isMissingNode() && !content.isNull() && !content.isString()) {
+      throw failure(LlmCallException.Reason.MALFORMED_RESPONSE, true, "delta.content is not a string", null);
+    }
+    JsonNode usage = root.get("usage");
+    boolean reported = usage != null && usage.isObject();
+    return new StreamedChat.Line(stringOrNull(content), false,
+        reported ? countOrNull(usage.get("prompt_tokens")) : null,
+        reported ? countOrNull(usage.get("completion_tokens")) : null,
+        reported ? stringOrNull(root.get("model")) : null);
+  }
+
+  @Override
   public String toString() {
     return "OpenAiClient[baseUrl=" + baseUrl() + ", model=" + model() + ", timeout=" + timeout()
         + ", apiKey=" + (apiKey == null ? "<none>" : apiKey) + ", organization=" + organization + "]";

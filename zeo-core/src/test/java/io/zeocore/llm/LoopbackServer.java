@@ -46,7 +46,14 @@ public final class LoopbackServer implements AutoCloseable, AfterEachCallback {
   }
 
   private final HttpServer server;
-  private final ExecutorService executor = Executors.newCachedThreadPool();
+  /** The prefix of the server's own thread names, so that a test can tell them from the client's. */
+  public static final String THREAD_PREFIX = "loopback-server-";
+  private static final AtomicInteger THREADS = new AtomicInteger();
+  private final ExecutorService executor = Executors.newCachedThreadPool(task -> {
+    Thread thread = new Thread(task, THREAD_PREFIX + THREADS.incrementAndGet());
+    thread.setDaemon(true);
+    return thread;
+  });
   private final List<Request> requests = new CopyOnWriteArrayList<>();
   private final CountDownLatch closed = new CountDownLatch(1);
   private final CountDownLatch clientClosed = new CountDownLatch(1);
@@ -54,7 +61,7 @@ public final class LoopbackServer implements AutoCloseable, AfterEachCallback {
   private final AtomicInteger served = new AtomicInteger();
 
   private LoopbackServer() throws IOException {
-    server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 1024);
     server.setExecutor(executor);
     server.createContext("/", exchange -> {
       try (exchange) {
