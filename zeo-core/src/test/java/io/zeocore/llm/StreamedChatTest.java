@@ -278,6 +278,41 @@ class StreamedChatTest {
   }
 
   @Test
+  void noProviderTextOfAStreamReachesErrorsRecordsResultsOrLogs() throws Exception {
+    java.io.ByteArrayOutputStream logs = new java.io.ByteArrayOutputStream();
+    java.io.PrintStream originalErr = System.err;
+    java.io.PrintStream originalOut = System.out;
+    java.io.PrintStream capture = new java.io.PrintStream(logs, true, java.nio.charset.StandardCharsets.UTF_8);
+    StringBuilder evidence = new StringBuilder();
+    System.setErr(capture);
+    System.setOut(capture);
+    try {
+      List<LoopbackServer.Reply> replies = List.of(
+          LoopbackServer.status(429, "{\"error\":\"" + CANARY + "\"}", Map.of("Retry-After", CANARY)),
+          ollamaServer.streamed("application/x-ndjson", List.of(LoopbackServer.ollamaChunk(CANARY),
+              "{\"error\":\"" + CANARY + "\"}\n"), Duration.ZERO, StreamEnd.COMPLETE),
+          ollamaServer.streamed("application/x-ndjson", List.of(CANARY + " is not JSON\n"), Duration.ZERO,
+              StreamEnd.COMPLETE),
+          ollamaServer.streamed("application/x-ndjson", List.of("{\"message\":{\"content\":{\"x\":\"" + CANARY
+              + "\"}}}\n"), Duration.ZERO, StreamEnd.COMPLETE));
+      for (LoopbackServer.Reply reply : replies) {
+        ollamaServer.replies(reply);
+        Heard heard = consume(runner.runStream(policy("ollama").build(),
+            plan(target("ollama", ollama(ollamaServer.baseUrl())))));
+        assertThat(heard.error()).isInstanceOf(ExecutionFailedException.class);
+        java.io.StringWriter trace = new java.io.StringWriter();
+        heard.error().printStackTrace(new java.io.PrintWriter(trace));
+        evidence.append(trace).append(heard.result()).append(heard.result().attempts());
+      }
+    } finally {
+      System.setErr(originalErr);
+      System.setOut(originalOut);
+    }
+    assertThat(evidence.toString()).contains("ZEO_EXEC_").doesNotContain(CANARY);
+    assertThat(logs.toString(java.nio.charset.StandardCharsets.UTF_8)).doesNotContain(CANARY);
+  }
+
+  @Test
   void aThousandConcurrentStreamsNeedNoThreadEach() throws Exception {
     int streams = 1000;
     ollamaServer.replies(ollamaServer.streamed("application/x-ndjson",
