@@ -195,7 +195,8 @@ final class StreamRun<T> implements StreamExecution<T>, Flow.Subscription {
       return;
     }
     long window = Math.min(firstChunkNanos, SaturatingDurations.toNanos(proceed.context().timeout()));
-    attempt.timer = schedule(attempt::firstChunkTimedOut, window);
+    attempt.timerDue = run.nowNanos() + window;
+    attempt.timer = schedule(attempt::check, window);
     if (done) {
       return; // the scheduler refused the timer
     }
@@ -327,6 +328,8 @@ final class StreamRun<T> implements StreamExecution<T>, Flow.Subscription {
     final StreamExecutionTarget<T> target;
     Flow.@Nullable Subscription upstream;
     @Nullable Future<?> timer;
+    /** When {@link #timer} fires, on the runner's clock. */
+    long timerDue;
     /** Requested from the publisher and not yet received. */
     long requested;
     long delivered;
@@ -407,13 +410,16 @@ final class StreamRun<T> implements StreamExecution<T>, Flow.Subscription {
       delivered++;
       if (delivered == 1) {
         firstChunkAfterNanos = Math.max(0, run.elapsedNanos() - proceed.startedNanos());
-        Future<?> firstChunkTimer = timer;
-        if (firstChunkTimer != null) {
-          firstChunkTimer.cancel(false);
-        }
-        timer = schedule(this::idleCheck, Math.min(idleNanos, remainingNanos()));
-        if (over) {
-          return; // the scheduler refused the timer
+        // the first-chunk timer becomes the idle check when it fires no later than the first idle check must: with
+        // the default timeouts (both the attempt timeout) it always does, and no timer is rescheduled per stream
+        long firstCheck = Math.min(idleNanos, remainingNanos());
+        if (timerDue - run.nowNanos() > firstCheck) {
+          cancelTimer();
+          timerDue = run.nowNanos() + firstCheck;
+          timer = schedule(this::check, firstCheck);
+          if (over) {
+            return; // the scheduler refused the timer
+          }
         }
       }
       Flow.Subscriber<? super T> subscriber = downstream;
@@ -488,9 +494,15 @@ final class StreamRun<T> implements StreamExecution<T>, Flow.Subscription {
       }
     }
 
-    void firstChunkTimedOut() {
-      if (!over && delivered == 0) {
+    /** The attempt's timer: before the first chunk, the first-chunk window has passed; after it, the idle check. */
+    void check() {
+      if (over) {
+        return;
+      }
+      if (delivered == 0) {
         fail(Failure.of(FailureKind.TIMEOUT));
+      } else {
+        idleCheck();
       }
     }
 
@@ -509,7 +521,9 @@ final class StreamRun<T> implements StreamExecution<T>, Flow.Subscription {
         fail(Failure.of(FailureKind.TIMEOUT));
         return;
       }
-      timer = schedule(this::idleCheck, Math.min(idleNanos - silent, remaining));
+      long next = Math.min(idleNanos - silent, remaining);
+      timerDue = run.nowNanos() + next;
+      timer = schedule(this::check, next);
     }
 
     StreamEvidence evidence() {
