@@ -216,6 +216,31 @@ public final class LoopbackServer implements AutoCloseable, AfterEachCallback {
     return clientClosed;
   }
 
+  /** Ollama NDJSON lines, one per content. */
+  public static List<String> ollamaLines(String... contents) {
+    List<String> lines = new java.util.ArrayList<>();
+    for (String content : contents) {
+      lines.add(ollamaChunk(content));
+    }
+    return lines;
+  }
+
+  /** OpenAI server-sent events, one per content. */
+  public static List<String> openAiLines(String... contents) {
+    List<String> lines = new java.util.ArrayList<>();
+    for (String content : contents) {
+      lines.add(openAiChunk(content));
+    }
+    return lines;
+  }
+
+  /** {@code lines} followed by {@code last}. */
+  public static List<String> plus(List<String> lines, String last) {
+    List<String> all = new java.util.ArrayList<>(lines);
+    all.add(last);
+    return all;
+  }
+
   /** One Ollama NDJSON stream line carrying {@code content}. */
   public static String ollamaChunk(String content) {
     return JSON.createObjectNode().put("model", "m").put("done", false)

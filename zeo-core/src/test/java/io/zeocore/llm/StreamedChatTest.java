@@ -1,5 +1,8 @@
 package io.zeocore.llm;
 
+import static io.zeocore.llm.LoopbackServer.ollamaLines;
+import static io.zeocore.llm.LoopbackServer.openAiLines;
+import static io.zeocore.llm.LoopbackServer.plus;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.zeocore.execution.AttemptRecord;
@@ -56,28 +59,6 @@ class StreamedChatTest {
   private static ExecutionPolicy.Builder policy(String... plan) {
     return ExecutionPolicy.builder().name("stream").totalTimeout(Duration.ofSeconds(60))
         .attemptTimeout(Duration.ofSeconds(20)).attemptTargets(plan);
-  }
-
-  private static List<String> ollamaLines(String... contents) {
-    List<String> lines = new ArrayList<>();
-    for (String content : contents) {
-      lines.add(LoopbackServer.ollamaChunk(content));
-    }
-    return lines;
-  }
-
-  private static List<String> openAiLines(String... contents) {
-    List<String> lines = new ArrayList<>();
-    for (String content : contents) {
-      lines.add(LoopbackServer.openAiChunk(content));
-    }
-    return lines;
-  }
-
-  private static List<String> plus(List<String> lines, String last) {
-    List<String> all = new ArrayList<>(lines);
-    all.add(last);
-    return all;
   }
 
   @SafeVarargs
@@ -207,7 +188,8 @@ class StreamedChatTest {
     assertThat(result.outcome()).isEqualTo(ExecutionOutcome.FAILED_SAFE);
     assertThat(result.machineCode()).isEqualTo(MachineCodes.STREAM_INTERRUPTED);
     assertThat(result.failureKind()).isEqualTo(FailureKind.TRANSIENT);
-    assertThat(result.attempts()).singleElement().satisfies(record -> assertThat(record.stream().chunks()).isEqualTo(3));
+    assertThat(result.attempts()).singleElement()
+        .satisfies(record -> assertThat(record.stream().chunks()).isEqualTo(3));
     assertThat(ollamaServer.requests()).hasSize(1);
     assertThat(openAiServer.requests()).as("no second request after partial output").isEmpty();
   }

@@ -1,5 +1,8 @@
 package io.zeocore.springai;
 
+import static io.zeocore.llm.LoopbackServer.ollamaLines;
+import static io.zeocore.llm.LoopbackServer.openAiLines;
+import static io.zeocore.llm.LoopbackServer.plus;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
@@ -59,28 +62,6 @@ class PolicyChatModelStreamTest {
         }
       })
       .build();
-
-  private static List<String> ollamaLines(String... contents) {
-    List<String> lines = new ArrayList<>();
-    for (String content : contents) {
-      lines.add(LoopbackServer.ollamaChunk(content));
-    }
-    return lines;
-  }
-
-  private static List<String> openAiLines(String... contents) {
-    List<String> lines = new ArrayList<>();
-    for (String content : contents) {
-      lines.add(LoopbackServer.openAiChunk(content));
-    }
-    return lines;
-  }
-
-  private static List<String> plus(List<String> lines, String last) {
-    List<String> all = new ArrayList<>(lines);
-    all.add(last);
-    return all;
-  }
 
   private LoopbackServer.Reply ollamaStream(List<String> lines, Duration gap, StreamEnd end) {
     return ollamaServer.streamed("application/x-ndjson", lines, gap, end);
