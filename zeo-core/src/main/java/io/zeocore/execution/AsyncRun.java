@@ -163,7 +163,7 @@ final class AsyncRun<T> {
       @Nullable Throwable thrown) {
     if (thrown == null) {
       if (target.responseType().isInstance(value)) {
-        complete(run.succeeded(attempt, value));
+        complete(run.succeeded(attempt, value, null));
       } else {
         failed(attempt, Failure.of(FailureKind.MALFORMED_RESPONSE));
       }
@@ -198,7 +198,7 @@ final class AsyncRun<T> {
     if (result.isDone()) {
       return;
     }
-    Run.AfterFailure<T> next = run.failed(attempt, failure, cancelled);
+    Run.AfterFailure<T> next = run.failed(attempt, failure, cancelled, null);
     if (next.result() != null) {
       complete(next.result());
       return;

@@ -173,7 +173,7 @@ public final class ResilientRunner {
             ? invokeEnforced(run, target, attempt.context(), run.pollNanos())
             : run.callScoped(attempt.context(), target.invocation()::invoke);
         if (target.responseType().isInstance(value)) {
-          return run.succeeded(attempt, value);
+          return run.succeeded(attempt, value, null);
         }
         failure = Failure.of(FailureKind.MALFORMED_RESPONSE);
       } catch (DeadlineExpired expired) {
@@ -186,7 +186,7 @@ public final class ResilientRunner {
       } catch (Exception thrown) {
         failure = run.classify(thrown, cancelled);
       }
-      Run.AfterFailure<T> next = run.failed(attempt, failure, cancelled);
+      Run.AfterFailure<T> next = run.failed(attempt, failure, cancelled, null);
       if (next.result() != null) {
         return next.result();
       }

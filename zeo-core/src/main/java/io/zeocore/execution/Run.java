@@ -228,10 +228,6 @@ final class Run<T, X extends ExecutionTarget<?>> {
     }
   }
 
-  ResilientExecutionResult<T> succeeded(Proceed<T> attempt, T value) {
-    return succeeded(attempt, value, null);
-  }
-
   /** A successful attempt; {@code stream} is what a streamed attempt delivered, {@code null} for any other. */
   ResilientExecutionResult<T> succeeded(Proceed<T> attempt, T value, @Nullable StreamEvidence stream) {
     long ended = Math.max(attempt.startedNanos(), elapsedNanos());
@@ -250,12 +246,8 @@ final class Run<T, X extends ExecutionTarget<?>> {
    * After a failed attempt: record it, decide the delay, apply post-failure cancellation.
    *
    * @param cancelled whether cancellation is observed right after the failure
+   * @param stream what a streamed attempt delivered (nothing, since it failed before a chunk), {@code null} for others
    */
-  AfterFailure<T> failed(Proceed<T> attempt, Failure failure, BooleanSupplier cancelled) {
-    return failed(attempt, failure, cancelled, null);
-  }
-
-  /** {@link #failed(Proceed, Failure, BooleanSupplier)} of a streamed attempt that delivered nothing. */
   AfterFailure<T> failed(Proceed<T> attempt, Failure failure, BooleanSupplier cancelled,
       @Nullable StreamEvidence stream) {
     long ended = Math.max(attempt.startedNanos(), elapsedNanos());
