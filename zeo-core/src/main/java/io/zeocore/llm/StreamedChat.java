@@ -96,7 +96,7 @@ final class StreamedChat implements Flow.Publisher<String> {
     private volatile boolean cancelled;
     private volatile boolean bodyRequested;
     private volatile boolean bodyEnded;
-    private volatile @Nullable LlmCallException failure;
+    private volatile @Nullable Throwable failure;
     private volatile boolean done;
     private boolean terminated;
     // confined to the body's signals (serialized by the HTTP client)
@@ -128,7 +128,7 @@ final class StreamedChat implements Flow.Publisher<String> {
           fail(LlmCallException.httpStatus(client.provider(), answer.statusCode(), RetryAfterHeader.parse(
               answer.headers().firstValue("retry-after").orElse(null),
               answer.headers().firstValue("retry-after-ms").orElse(null), clock)));
-        } else if (cancelled) {
+        } else if (cancelled || failure != null) {
           answer.body().subscribe(Discard.INSTANCE);
         } else {
           answer.body().subscribe(this);
@@ -140,10 +140,12 @@ final class StreamedChat implements Flow.Publisher<String> {
 
     @Override
     public void request(long n) {
-      if (n <= 0) {
-        cancel();
-        fail(new LlmCallException(client.provider(), LlmCallException.Reason.CONFIGURATION, 0, null, true,
-            "request must be positive", null));
+      if (n <= 0) { // rule 3.9: the exchange ends and the subscriber hears why
+        if (failure == null) {
+          failure = new IllegalArgumentException("request must be positive, was " + n);
+        }
+        cancelExchange();
+        drain();
         return;
       }
       long current;
@@ -158,6 +160,11 @@ final class StreamedChat implements Flow.Publisher<String> {
     @Override
     public void cancel() {
       cancelled = true;
+      cancelExchange();
+    }
+
+    /** Abandons the exchange: its pending response, or its body's subscription (the JDK client then closes it). */
+    private void cancelExchange() {
       CompletableFuture<HttpResponse<Flow.Publisher<List<ByteBuffer>>>> sent = response;
       if (sent != null && !sent.isDone()) {
         sent.cancel(true);
@@ -173,7 +180,7 @@ final class StreamedChat implements Flow.Publisher<String> {
     @Override
     public void onSubscribe(Flow.Subscription subscription) {
       body = subscription;
-      if (cancelled) {
+      if (cancelled || failure != null) {
         subscription.cancel();
         return;
       }
@@ -279,7 +286,7 @@ final class StreamedChat implements Flow.Publisher<String> {
           parsed.clear();
           return;
         }
-        LlmCallException failed = failure;
+        Throwable failed = failure;
         if (failed != null) {
           terminated = true;
           parsed.clear();

@@ -295,6 +295,41 @@ class StreamedChatTest {
   }
 
   @Test
+  void aStreamedRequestIsSentOncePerSubscriptionAndANonPositiveRequestEndsIt() throws Exception {
+    ollamaServer.replies(ollamaServer.streamed("application/x-ndjson",
+        plus(ollamaLines("a"), LoopbackServer.ollamaDone()), Duration.ZERO, StreamEnd.COMPLETE));
+    Flow.Publisher<String> stream = ollama(ollamaServer.baseUrl()).chatStream(ASK, LlmOptions.defaults(), usage -> { });
+    List<Throwable> errors = new CopyOnWriteArrayList<>();
+    CountDownLatch ended = new CountDownLatch(2);
+    Flow.Subscriber<String> askingForNothing = new Flow.Subscriber<>() {
+      @Override
+      public void onSubscribe(Flow.Subscription subscription) {
+        subscription.request(0);
+      }
+
+      @Override
+      public void onNext(String item) {}
+
+      @Override
+      public void onError(Throwable thrown) {
+        errors.add(thrown);
+        ended.countDown();
+      }
+
+      @Override
+      public void onComplete() {
+        ended.countDown();
+      }
+    };
+    stream.subscribe(askingForNothing);
+    stream.subscribe(askingForNothing);
+
+    assertThat(ended.await(30, TimeUnit.SECONDS)).isTrue();
+    assertThat(errors).hasSize(2).anySatisfy(e -> assertThat(e).isInstanceOf(IllegalArgumentException.class))
+        .anySatisfy(e -> assertThat(e).isInstanceOf(IllegalStateException.class));
+  }
+
+  @Test
   void aThousandConcurrentStreamsNeedNoThreadEach() throws Exception {
     int streams = 1000;
     ollamaServer.replies(ollamaServer.streamed("application/x-ndjson",
