@@ -163,7 +163,7 @@ abstract class HttpLlmClient implements LlmClient {
     requireMessages(messages);
     Objects.requireNonNull(options, "options");
     if (options.stream()) {
-      throw new IllegalArgumentException("stream=true is not supported: one-attempt clients never stream");
+      throw new IllegalArgumentException("stream=true is not supported by chatOnce: stream with chatStream");
     }
     requirePositive(timeout, "timeout");
     Objects.requireNonNull(cancellation, "cancellation");

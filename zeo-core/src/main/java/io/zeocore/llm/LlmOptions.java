@@ -22,9 +22,9 @@ import org.jspecify.annotations.Nullable;
  * @param topP nucleus sampling in [0, 1], or {@code null}
  * @param stop stop sequences (unmodifiable, never {@code null}; empty means none)
  * @param seed sampling seed, or {@code null}
- * @param stream whether to stream; the one-attempt clients never stream, so {@code true} is refused by
- *     {@link LlmClient#chatOnce} and by {@link LlmTargets#chatTarget} (a partially streamed answer cannot be retried
- *     safely)
+ * @param stream whether to stream; {@code true} is refused by {@link LlmClient#chatOnce} and by
+ *     {@link LlmTargets#chatTarget} (a partially streamed answer cannot be retried safely): streams go through
+ *     {@link LlmClient#chatStream} and {@link LlmTargets#chatStreamTarget}, which ignore this flag
  */
 public record LlmOptions(
     @Nullable String model,

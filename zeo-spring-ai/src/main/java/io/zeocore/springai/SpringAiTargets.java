@@ -25,8 +25,9 @@ import org.springframework.ai.converter.StructuredOutputConverter;
  * Runner targets that make one Spring AI {@link ChatModel} call per attempt, so that the policy's plan is the only
  * retry owner.
  *
- * <p>Each attempt calls {@link ChatModel#call(Prompt)} exactly once (never {@code stream}) inside a ZeoCore attempt
- * scope, in which Spring AI's own retry layers make exactly one provider call — provided they were made scope-aware:
+ * <p>Each attempt calls {@link ChatModel#call(Prompt)} exactly once ({@link #chatStreamTarget}: {@code stream}, once)
+ * inside a ZeoCore attempt scope, in which Spring AI's own retry layers make exactly one provider call — provided they
+ * were made scope-aware:
  * {@link SpringAiRetries#oneCallInsideZeoCoreAttempts} for the {@code RetryTemplate} of Ollama and Spring AI's other
  * {@code RestClient}-based models (Spring AI's shared default templates are scoped when this class loads), and
  * {@link OneCallOpenAiHttpClientCustomizer} for the OpenAI SDK. The Spring Boot starter does both for the beans it
