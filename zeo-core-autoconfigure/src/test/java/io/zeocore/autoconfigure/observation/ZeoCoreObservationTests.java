@@ -14,12 +14,16 @@ import io.zeocore.execution.ExecutionPolicy;
 import io.zeocore.execution.FailureKind;
 import io.zeocore.execution.ResilientExecutionResult;
 import io.zeocore.execution.ResilientRunner;
+import io.zeocore.execution.StreamExecution;
+import io.zeocore.execution.StreamExecutionTarget;
 import io.zeocore.execution.SyncExecutionTarget;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Flow;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -146,6 +150,59 @@ class ZeoCoreObservationTests {
               Map.of("t", SyncExecutionTarget.of("t", String.class, c -> "ok")));
           TestObservationRegistryAssert.assertThat(registry).hasObservationWithNameEqualTo("my.runs");
         });
+  }
+
+  @Test
+  void aStreamedRunsObservationsLastUntilTheStreamEndsAndCarryWhatItDelivered() throws Exception {
+    ExecutionPolicy policy = ExecutionPolicy.builder().name("chat").totalTimeout(Duration.ofSeconds(30))
+        .attemptTimeout(Duration.ofSeconds(10)).attemptTargets("ollama-local").build();
+    Flow.Subscriber<? super String>[] provider = new Flow.Subscriber[1];
+    StreamExecutionTarget<String> streaming = StreamExecutionTarget.of("ollama-local", String.class,
+        context -> subscriber -> {
+          provider[0] = subscriber;
+          subscriber.onSubscribe(new Flow.Subscription() {
+            @Override
+            public void request(long n) {}
+
+            @Override
+            public void cancel() {}
+          });
+        });
+    StreamExecution<String> run = runner.runStream(policy, Map.of("ollama-local", streaming));
+    run.subscribe(new Flow.Subscriber<>() {
+      @Override
+      public void onSubscribe(Flow.Subscription subscription) {
+        subscription.request(Long.MAX_VALUE);
+      }
+
+      @Override
+      public void onNext(String item) {}
+
+      @Override
+      public void onError(Throwable throwable) {}
+
+      @Override
+      public void onComplete() {}
+    });
+    provider[0].onNext(CANARY);
+    provider[0].onNext(CANARY);
+
+    // mid-stream: both observations started, neither stopped
+    assertThat(contexts(DefaultExecutionObservationConvention.NAME)).hasSize(1);
+    assertThat(contexts(DefaultAttemptObservationConvention.NAME)).hasSize(1);
+    TestObservationRegistryAssert.assertThat(registry)
+        .hasObservationWithNameEqualTo(DefaultAttemptObservationConvention.NAME).that().isNotStopped();
+
+    provider[0].onComplete();
+    assertThat(run.result().get(10, TimeUnit.SECONDS).succeeded()).isTrue();
+    TestObservationRegistryAssert.assertThat(registry)
+        .hasObservationWithNameEqualTo(DefaultExecutionObservationConvention.NAME).that()
+        .hasBeenStopped().hasLowCardinalityKeyValue("outcome", "succeeded");
+    TestObservationRegistryAssert.assertThat(registry)
+        .hasObservationWithNameEqualTo(DefaultAttemptObservationConvention.NAME).that()
+        .hasBeenStopped().hasHighCardinalityKeyValue("stream.chunks", "2")
+        .hasHighCardinalityKeyValueWithKey("stream.time_to_first_chunk_ms");
+    assertNoCanary();
   }
 
   private List<Observation.Context> contexts(String name) {
