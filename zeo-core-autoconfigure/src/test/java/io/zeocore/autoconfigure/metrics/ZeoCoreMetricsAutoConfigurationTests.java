@@ -9,6 +9,7 @@ import io.micrometer.core.instrument.distribution.ValueAtPercentile;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.zeocore.autoconfigure.connections.EffectFixtures;
 import io.zeocore.autoconfigure.connections.ZeoCoreConnectionsAutoConfiguration;
+import io.zeocore.autoconfigure.execution.DrainingSubscriber;
 import io.zeocore.autoconfigure.execution.ZeoCoreExecutionAutoConfiguration;
 import io.zeocore.connections.contract.EffectState;
 import io.zeocore.connections.effect.EffectOrchestrator;
@@ -84,12 +85,12 @@ class ZeoCoreMetricsAutoConfigurationTests {
       StreamExecutionTarget<String> backup = StreamExecutionTarget.of("backup", String.class,
           attempt -> chunks(null, "a", "b", "c"));
       StreamExecution<String> answered = executions.runStream("lookup", List.of(primary, backup));
-      answered.subscribe(new CollectingSubscriber());
+      answered.subscribe(new DrainingSubscriber<>());
       assertThat(answered.result().get(10, TimeUnit.SECONDS).succeeded()).isTrue();
       StreamExecutionTarget<String> cut = StreamExecutionTarget.of("primary", String.class,
           attempt -> chunks(new AttemptError(FailureKind.TRANSIENT), "partial"));
       StreamExecution<String> interrupted = executions.runStream("lookup", List.of(cut, backup));
-      interrupted.subscribe(new CollectingSubscriber());
+      interrupted.subscribe(new DrainingSubscriber<>());
       assertThat(interrupted.result().get(10, TimeUnit.SECONDS).machineCode())
           .isEqualTo(MachineCodes.STREAM_INTERRUPTED);
 
@@ -105,23 +106,6 @@ class ZeoCoreMetricsAutoConfigurationTests {
       assertThat(registry.get(ZeoCoreExecutionMetrics.DURATION).tags("policy", "lookup", "outcome", "failed_safe")
           .timer().count()).isEqualTo(1);
     });
-  }
-
-  /** Asks for everything and keeps nothing. */
-  private static final class CollectingSubscriber implements Flow.Subscriber<String> {
-    @Override
-    public void onSubscribe(Flow.Subscription subscription) {
-      subscription.request(Long.MAX_VALUE);
-    }
-
-    @Override
-    public void onNext(String item) {}
-
-    @Override
-    public void onError(Throwable throwable) {}
-
-    @Override
-    public void onComplete() {}
   }
 
   @Test

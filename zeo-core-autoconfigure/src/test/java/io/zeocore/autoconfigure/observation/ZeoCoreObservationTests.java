@@ -6,6 +6,7 @@ import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
 import io.micrometer.observation.tck.TestObservationRegistry;
 import io.micrometer.observation.tck.TestObservationRegistryAssert;
+import io.zeocore.autoconfigure.execution.DrainingSubscriber;
 import io.zeocore.autoconfigure.execution.ZeoCoreExecutionAutoConfiguration;
 import io.zeocore.execution.AsyncExecutionTarget;
 import io.zeocore.execution.AttemptError;
@@ -169,21 +170,7 @@ class ZeoCoreObservationTests {
           });
         });
     StreamExecution<String> run = runner.runStream(policy, Map.of("ollama-local", streaming));
-    run.subscribe(new Flow.Subscriber<>() {
-      @Override
-      public void onSubscribe(Flow.Subscription subscription) {
-        subscription.request(Long.MAX_VALUE);
-      }
-
-      @Override
-      public void onNext(String item) {}
-
-      @Override
-      public void onError(Throwable throwable) {}
-
-      @Override
-      public void onComplete() {}
-    });
+    run.subscribe(new DrainingSubscriber<>());
     provider[0].onNext(CANARY);
     provider[0].onNext(CANARY);
 
