@@ -6,6 +6,7 @@ import io.zeocore.execution.FailureKind;
 import java.time.Clock;
 import java.util.concurrent.Flow;
 import java.util.concurrent.atomic.AtomicReference;
+import org.jspecify.annotations.Nullable;
 import org.springframework.ai.chat.metadata.EmptyUsage;
 import org.springframework.ai.chat.metadata.Usage;
 import org.springframework.ai.chat.model.ChatModel;
@@ -19,7 +20,8 @@ import reactor.core.publisher.Flux;
  * Subscribing sends the request; cancelling the subscription cancels the model's {@code Flux}, which closes its HTTP
  * exchange. Failures are classified as {@link SpringAiFailures} does for calls (from the exception alone: a stream's
  * failure arrives on another thread than its request left from) and carry a text-free cause; the token usage the
- * provider reports in the stream's last responses is reported to the attempt when the stream completes.
+ * provider reported in the stream's latest response that carried one is reported to the attempt when the stream
+ * completes or fails.
  */
 final class ChatStreams {
 
@@ -39,14 +41,18 @@ final class ChatStreams {
             lastWithUsage.set(response);
           }
         })
-        .doOnComplete(() -> {
-          ChatResponse reported = lastWithUsage.get();
-          if (reported != null) {
-            context.reportUsage(SpringAiTargets.usage(model, prompt, reported));
-          }
-        })
+        .doOnComplete(() -> reportUsage(model, prompt, context, lastWithUsage.get()))
+        // a stream cut after the provider reported usage keeps it: the error reaches the runner after this hook
+        .doOnError(failure -> reportUsage(model, prompt, context, lastWithUsage.get()))
         .onErrorMap(failure -> !(failure instanceof AttemptError) && !(failure instanceof Error),
             failure -> SpringAiFailures.toAttemptError(failure, null, false, CLOCK));
     return JdkFlowAdapter.publisherToFlowPublisher(answer);
+  }
+
+  private static void reportUsage(ChatModel model, Prompt prompt, AttemptContext context,
+      @Nullable ChatResponse reported) {
+    if (reported != null) {
+      context.reportUsage(SpringAiTargets.usage(model, prompt, reported));
+    }
   }
 }

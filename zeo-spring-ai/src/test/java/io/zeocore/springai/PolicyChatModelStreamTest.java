@@ -185,6 +185,25 @@ class PolicyChatModelStreamTest {
   }
 
   @Test
+  void aStreamCutAfterTheProviderReportedItsUsageKeepsTheUsageOnTheInterruptedAttempt() {
+    String usage = "data: {\"id\":\"chatcmpl-1\",\"object\":\"chat.completion.chunk\",\"created\":1700000000,"
+        + "\"model\":\"m\",\"choices\":[],\"usage\":{\"prompt_tokens\":3,\"completion_tokens\":2,"
+        + "\"total_tokens\":5}}\n\n";
+    openAiServer.replies(openAiStream(plus(openAiLines("half ", "an answer"), usage), Duration.ofMillis(10),
+        StreamEnd.CUT));
+
+    Streamed streamed = consume(openAiThenOllama(policy()).stream(new Prompt("hi")));
+
+    assertThat(text(streamed.responses())).isEqualTo("half an answer");
+    ExecutionFailedException failure = (ExecutionFailedException) streamed.error();
+    assertThat(failure.machineCode()).isEqualTo(MachineCodes.STREAM_INTERRUPTED);
+    assertThat(failure.attempts()).singleElement().satisfies(record -> {
+      assertThat(record.usage()).isNotNull();
+      assertThat(record.usage().outputTokens()).isEqualTo(2L);
+    });
+  }
+
+  @Test
   void anIdleStallMidStreamEndsInterruptedAtTheIdleTimeout() {
     ollamaServer.replies(ollamaStream(ollamaLines("first ", "second "), Duration.ZERO, StreamEnd.HANG));
     openAiServer.replies(openAiStream(plus(openAiLines("never"), LoopbackServer.openAiDone()), Duration.ZERO,
