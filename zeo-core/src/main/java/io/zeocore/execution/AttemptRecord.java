@@ -8,7 +8,8 @@ import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Immutable evidence of one <em>started</em> attempt. Carries only normalized kinds, machine codes and timings; never
+ * Immutable evidence of one <em>started</em> attempt, or of a planned position whose target was cooling and so was
+ * {@link AttemptOutcome#SKIPPED skipped}. Carries only normalized kinds, machine codes and timings; never
  * a value, exception text or provider text. All times are measured from the run's start on the runner's monotonic
  * clock.
  *
@@ -17,11 +18,13 @@ import org.jspecify.annotations.Nullable;
  * @param executionMode the target's mode ({@code LIVE} or {@code SIMULATED})
  * @param startedAfter when the attempt started, from the run's start
  * @param endedAfter when it ended, never before {@code startedAfter}
- * @param timeout the effective timeout handed to the target
+ * @param timeout the effective timeout handed to the target (zero for a skipped position)
  * @param dispatchStarted whether the provider may have been reached
- * @param outcome succeeded or failed
- * @param failureKind the normalized kind of a failed attempt, {@code null} for a success
- * @param machineCode the kind's {@code ZEO_EXEC_*} code, {@code null} for a success
+ * @param outcome succeeded, failed or skipped
+ * @param failureKind the normalized kind of a failed attempt (of a skipped one: the kind that cooled its target),
+ *     {@code null} for a success
+ * @param machineCode the kind's {@code ZEO_EXEC_*} code ({@link MachineCodes#TARGET_COOLING} for a skip), {@code null}
+ *     for a success
  * @param backoffBeforeNext the delay actually scheduled after this attempt, zero when none was
  * @param usage what the attempt's model request used, as its target reported it ({@link AttemptContext#reportUsage}),
  *     or {@code null} when it reported nothing (then absent from JSON)
@@ -73,8 +76,16 @@ public record AttemptRecord(
     if (endedAfter.compareTo(startedAfter) < 0) {
       throw new IllegalArgumentException("attempt cannot end before it starts");
     }
-    Durations.positive(timeout, "timeout");
     Objects.requireNonNull(outcome, "outcome");
+    if (outcome == AttemptOutcome.SKIPPED) {
+      Durations.nonNegative(timeout, "timeout");
+      if (dispatchStarted || failureKind == null || !MachineCodes.TARGET_COOLING.equals(machineCode)) {
+        throw new IllegalArgumentException(
+            "a skipped position requires dispatchStarted=false, a failure kind and " + MachineCodes.TARGET_COOLING);
+      }
+    } else {
+      Durations.positive(timeout, "timeout");
+    }
     Durations.nonNegative(backoffBeforeNext, "backoffBeforeNext");
     if (outcome == AttemptOutcome.SUCCEEDED && (failureKind != null || machineCode != null)) {
       throw new IllegalArgumentException("successful attempt cannot carry failure fields");

@@ -52,6 +52,9 @@ import org.jspecify.annotations.Nullable;
  *     first chunk, or {@code null} for the attempt timeout; never more than the attempt's own timeout
  * @param chunkIdleTimeout for a streamed run, the longest silence between two chunks once the first was delivered (counted
  *     only while the subscriber has asked for more), or {@code null} for the attempt timeout
+ * @param ignoreCooldowns whether this policy's runs call targets that are cooling down ({@link TargetHealth}): for a
+ *     probe or health-check policy. Its attempts still count towards cooldowns, and an answer from a cooling target
+ *     ends that target's cooldown. {@code false} unless set
  */
 public record ExecutionPolicy(
     OperationMode operationMode,
@@ -68,7 +71,8 @@ public record ExecutionPolicy(
     Map<Class<? extends Throwable>, FailureKind> failureKinds,
     @Nullable Long maxTokens,
     @Nullable Duration firstChunkTimeout,
-    @Nullable Duration chunkIdleTimeout) {
+    @Nullable Duration chunkIdleTimeout,
+    boolean ignoreCooldowns) {
 
   /** The default {@link #cancellationPoll()}: 100 ms. */
   public static final Duration DEFAULT_CANCELLATION_POLL = Duration.ofMillis(100);
@@ -82,7 +86,7 @@ public record ExecutionPolicy(
       List<String> attemptTargets, List<Duration> backoff, double jitterFraction, Set<FailureKind> retryableFailures,
       boolean allowSimulated, Duration cancellationPoll) {
     this(operationMode, totalTimeout, attemptTimeout, attemptTargets, backoff, jitterFraction, retryableFailures,
-        allowSimulated, cancellationPoll, null, null, null, null, null, null);
+        allowSimulated, cancellationPoll, null, null, null, null, null, null, false);
   }
 
   /** A policy without stream timeouts (the thirteen fields before streamed runs): both derive from the attempt timeout. */
@@ -91,7 +95,18 @@ public record ExecutionPolicy(
       boolean allowSimulated, Duration cancellationPoll, String name, DeadlineMode deadline,
       Map<Class<? extends Throwable>, FailureKind> failureKinds, @Nullable Long maxTokens) {
     this(operationMode, totalTimeout, attemptTimeout, attemptTargets, backoff, jitterFraction, retryableFailures,
-        allowSimulated, cancellationPoll, name, deadline, failureKinds, maxTokens, null, null);
+        allowSimulated, cancellationPoll, name, deadline, failureKinds, maxTokens, null, null, false);
+  }
+
+  /** A policy that honours target cooldowns (the fifteen fields before target health). */
+  public ExecutionPolicy(OperationMode operationMode, Duration totalTimeout, Duration attemptTimeout,
+      List<String> attemptTargets, List<Duration> backoff, double jitterFraction, Set<FailureKind> retryableFailures,
+      boolean allowSimulated, Duration cancellationPoll, String name, DeadlineMode deadline,
+      Map<Class<? extends Throwable>, FailureKind> failureKinds, @Nullable Long maxTokens,
+      @Nullable Duration firstChunkTimeout, @Nullable Duration chunkIdleTimeout) {
+    this(operationMode, totalTimeout, attemptTimeout, attemptTargets, backoff, jitterFraction, retryableFailures,
+        allowSimulated, cancellationPoll, name, deadline, failureKinds, maxTokens, firstChunkTimeout, chunkIdleTimeout,
+        false);
   }
 
   public ExecutionPolicy {
@@ -239,14 +254,15 @@ public record ExecutionPolicy(
         .failureKinds(failureKinds)
         .maxTokens(maxTokens)
         .firstChunkTimeout(firstChunkTimeout)
-        .chunkIdleTimeout(chunkIdleTimeout);
+        .chunkIdleTimeout(chunkIdleTimeout)
+        .ignoreCooldowns(ignoreCooldowns);
   }
 
   /** This policy under another name. */
   public ExecutionPolicy withName(String newName) {
     return new ExecutionPolicy(operationMode, totalTimeout, attemptTimeout, attemptTargets, backoff, jitterFraction,
         retryableFailures, allowSimulated, cancellationPoll, newName, deadline, failureKinds, maxTokens,
-        firstChunkTimeout, chunkIdleTimeout);
+        firstChunkTimeout, chunkIdleTimeout, ignoreCooldowns);
   }
 
   /** A builder with the reference's defaults: read-only, no backoff, no jitter, default retryable kinds. */
@@ -272,6 +288,7 @@ public record ExecutionPolicy(
     private @Nullable Long maxTokens;
     private @Nullable Duration firstChunkTimeout;
     private @Nullable Duration chunkIdleTimeout;
+    private boolean ignoreCooldowns;
 
     private Builder() {}
 
@@ -368,6 +385,12 @@ public record ExecutionPolicy(
       return this;
     }
 
+    /** Whether runs call cooling targets ({@link ExecutionPolicy#ignoreCooldowns()}). Default: {@code false}. */
+    public Builder ignoreCooldowns(boolean ignoreCooldowns) {
+      this.ignoreCooldowns = ignoreCooldowns;
+      return this;
+    }
+
     /** Adds one exception type's kind. */
     public Builder failureKind(Class<? extends Throwable> type, FailureKind kind) {
       Map<Class<? extends Throwable>, FailureKind> copy =
@@ -386,7 +409,7 @@ public record ExecutionPolicy(
     public ExecutionPolicy build() {
       return new ExecutionPolicy(operationMode, totalTimeout, attemptTimeout, attemptTargets, backoff, jitterFraction,
           retryableFailures, allowSimulated, cancellationPoll, name, deadline, failureKinds, maxTokens,
-          firstChunkTimeout, chunkIdleTimeout);
+          firstChunkTimeout, chunkIdleTimeout, ignoreCooldowns);
     }
   }
 }

@@ -53,6 +53,14 @@ public final class MachineCodes {
    */
   public static final String STREAM_INTERRUPTED = "ZEO_EXEC_STREAM_INTERRUPTED";
 
+  /**
+   * ZeoCore's own code, not the reference's (so not in {@link #ALL}): a planned target was cooling down
+   * ({@link TargetHealth}) and was not called. On a {@link AttemptOutcome#SKIPPED} record (with the cooldown's cause as
+   * its kind and {@code dispatchStarted=false}), and as the terminal code of a run whose remaining planned targets were
+   * all cooling ({@code EXHAUSTED}).
+   */
+  public static final String TARGET_COOLING = "ZEO_EXEC_TARGET_COOLING";
+
   /** All fourteen codes of the reference, the nine failure codes first in {@link FailureKind} order. */
   public static final List<String> ALL = List.of(TIMEOUT, TRANSIENT, RATE_LIMIT, MALFORMED_RESPONSE, VALIDATION,
       AUTHORIZATION, AUTHENTICATION, CANCELLED, PERMANENT, EFFECTFUL_REQUIRES_PERSISTENCE, TARGET_UNAVAILABLE,

@@ -39,8 +39,10 @@ import org.jspecify.annotations.Nullable;
  *       response types differ.</li>
  *   <li>Reads the start instant, then ends {@code CANCELLED} if the token is already cancelled.</li>
  *   <li>For each planned position: ends {@code EXHAUSTED} when no budget is left, {@code CANCELLED} when cancelled,
- *       and with the target's preflight failure (no call, no record) when it declares one; otherwise calls the target
- *       with {@code timeout = min(attemptTimeout, remaining)}.</li>
+ *       and with the target's preflight failure (no call, no record) when it declares one; skips a target that is
+ *       cooling down ({@link Builder#targetHealth}: a {@link AttemptOutcome#SKIPPED} record, no call, no wait; a plan
+ *       whose remaining targets all cool ends {@code EXHAUSTED} with {@link MachineCodes#TARGET_COOLING}); otherwise
+ *       calls the target with {@code timeout = min(attemptTimeout, remaining)}.</li>
  *   <li>A value of the wrong type is {@link FailureKind#MALFORMED_RESPONSE}. After a failure it waits the policy's
  *       backoff (jittered, with the provider's Retry-After as floor) in slices of at most
  *       {@link ExecutionPolicy#cancellationPoll()}, checking cancellation between slices, or ends: {@code EXHAUSTED}
@@ -84,6 +86,7 @@ public final class ResilientRunner {
   private final @Nullable ExecutorService deadlineWorkers;
   private final int maxAbandonedPerTarget;
   private final List<AttemptListener> listeners;
+  private final @Nullable TargetHealth targetHealth;
 
   /** {@link Builder#maxAbandonedPerTarget}'s default. */
   public static final int DEFAULT_MAX_ABANDONED_PER_TARGET = 64;
@@ -97,6 +100,7 @@ public final class ResilientRunner {
     this.deadlineWorkers = builder.deadlineWorkers;
     this.maxAbandonedPerTarget = builder.maxAbandonedPerTarget;
     this.listeners = List.copyOf(builder.listeners);
+    this.targetHealth = builder.targetHealth;
   }
 
   /** A runner on the system clock, real sleeps, random jitter and the shared scheduler, without listeners. */
@@ -115,12 +119,18 @@ public final class ResilientRunner {
     builder.deadlineWorkers = deadlineWorkers;
     builder.maxAbandonedPerTarget = maxAbandonedPerTarget;
     builder.listeners.addAll(listeners);
+    builder.targetHealth = targetHealth;
     return builder;
   }
 
   /** The listeners every run of this runner reports to, in registration order. */
   public List<AttemptListener> listeners() {
     return listeners;
+  }
+
+  /** The target health every run of this runner consults and feeds, if it has one. */
+  public java.util.Optional<TargetHealth> targetHealth() {
+    return java.util.Optional.ofNullable(targetHealth);
   }
 
   /** The classifier for exceptions that are not {@link AttemptError}s. */
@@ -166,6 +176,7 @@ public final class ResilientRunner {
         return stop.result();
       }
       Run.Proceed<T> attempt = (Run.Proceed<T>) gate;
+      n = attempt.context().attemptNumber(); // past the cooling positions the gate skipped
       SyncExecutionTarget<T> target = run.target(attempt.context().targetId());
       Failure failure;
       try {
@@ -444,7 +455,7 @@ public final class ResilientRunner {
       runListeners.add(listener.forRun(policy, executionId));
     }
     return new Run<>(policy, targets, cancellation != null ? cancellation : CancellationToken.never(), executionId,
-        clock, jitter, classifier, runListeners);
+        clock, jitter, classifier, runListeners, targetHealth);
   }
 
   /** Configures a {@link ResilientRunner}. */
@@ -458,6 +469,7 @@ public final class ResilientRunner {
     private @Nullable ExecutorService deadlineWorkers;
     private int maxAbandonedPerTarget = DEFAULT_MAX_ABANDONED_PER_TARGET;
     private final List<AttemptListener> listeners = new ArrayList<>();
+    private @Nullable TargetHealth targetHealth;
 
     private Builder() {}
 
@@ -533,6 +545,15 @@ public final class ResilientRunner {
     /** Adds a listener called for every attempt and run of this runner. */
     public Builder listener(AttemptListener listener) {
       listeners.add(Objects.requireNonNull(listener, "listener"));
+      return this;
+    }
+
+    /**
+     * The target cooldowns every run consults before calling a planned target and feeds with each attempt's end (see
+     * {@link TargetHealth}). Default: none, every planned target is called. Its clock should be this runner's.
+     */
+    public Builder targetHealth(@Nullable TargetHealth health) {
+      this.targetHealth = health;
       return this;
     }
 

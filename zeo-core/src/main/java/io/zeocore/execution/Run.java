@@ -32,10 +32,12 @@ final class Run<T, X extends ExecutionTarget<?>> {
   private final long totalNanos;
   private final long attemptNanos;
   private final List<AttemptRecord> attempts;
+  private final @Nullable TargetHealth health;
   private long start;
 
   Run(ExecutionPolicy policy, Map<String, X> targets, CancellationToken token, String executionId,
-      MonotonicClock clock, JitterSource jitter, ExceptionClassifier classifier, List<AttemptListener> listeners) {
+      MonotonicClock clock, JitterSource jitter, ExceptionClassifier classifier, List<AttemptListener> listeners,
+      @Nullable TargetHealth health) {
     this.policy = policy;
     this.targets = targets;
     this.token = token;
@@ -47,6 +49,7 @@ final class Run<T, X extends ExecutionTarget<?>> {
     this.totalNanos = SaturatingDurations.toNanos(policy.totalTimeout());
     this.attemptNanos = SaturatingDurations.toNanos(policy.attemptTimeout());
     this.attempts = new ArrayList<>(Math.min(policy.maxAttempts(), 10));
+    this.health = health;
   }
 
   /** A refusal before any call: its machine code and the planned target it is about, or {@code null}. */
@@ -138,13 +141,25 @@ final class Run<T, X extends ExecutionTarget<?>> {
 
   record Stop<T>(ResilientExecutionResult<T> result) implements Gate<T> {}
 
-  record Proceed<T>(AttemptContext context, long startedNanos) implements Gate<T> {}
+  /** An attempt that may call its target; {@code admission} says whether it is its target's probe. */
+  record Proceed<T>(AttemptContext context, long startedNanos, TargetHealth.Admission admission) implements Gate<T> {}
 
   /**
-   * Everything that happens before attempt number {@code n}: budget gate, cancellation gate, preflight, the
-   * effective timeout and the attempt context.
+   * Everything that happens before attempt number {@code n}: budget gate, cancellation gate, preflight, the target's
+   * cooldown, the effective timeout and the attempt context. A cooling target's position is recorded as skipped and
+   * the gates run again for the next position at once; the returned attempt's number says where the plan is.
    */
-  Gate<T> beforeAttempt(int n, BooleanSupplier cancelled) {
+  Gate<T> beforeAttempt(int first, BooleanSupplier cancelled) {
+    for (int n = first; ; n++) {
+      Gate<T> gate = gate(n, cancelled);
+      if (gate != null) {
+        return gate;
+      }
+    }
+  }
+
+  /** The gates of position {@code n}; {@code null} when its target is cooling and the next position is to run. */
+  private @Nullable Gate<T> gate(int n, BooleanSupplier cancelled) {
     long elapsed = elapsedNanos();
     long remaining = totalNanos - elapsed;
     if (remaining <= 0) {
@@ -167,6 +182,21 @@ final class Run<T, X extends ExecutionTarget<?>> {
       return new Stop<>(finish(ResilientExecutionResult.terminal(nonRetryableOutcome(preflight), attempts, preflight,
           preflight.machineCode(), Duration.ofNanos(elapsed), executionId)));
     }
+    TargetHealth.Admission admission = TargetHealth.Admission.CALL;
+    if (health != null) {
+      admission = health.admit(targetId, policy.ignoreCooldowns());
+      if (admission.skips()) {
+        X target = target(targetId);
+        record(new AttemptRecord(n, targetId, target.executionMode(), Duration.ofNanos(elapsed),
+            Duration.ofNanos(elapsed), Duration.ZERO, false, AttemptOutcome.SKIPPED, admission.cause(),
+            MachineCodes.TARGET_COOLING, Duration.ZERO, null, null));
+        if (n >= policy.maxAttempts()) {
+          return new Stop<>(finish(ResilientExecutionResult.terminal(ExecutionOutcome.EXHAUSTED, attempts,
+              admission.cause(), MachineCodes.TARGET_COOLING, Duration.ofNanos(elapsed), executionId)));
+        }
+        return null;
+      }
+    }
     long timeout = Math.min(attemptNanos, remaining);
     long started = elapsed; // the gate's reading: one clock read per attempt instead of two
     // the policy's own Duration when the budget does not clip the attempt: one allocation less per attempt
@@ -180,7 +210,7 @@ final class Run<T, X extends ExecutionTarget<?>> {
         listenerThrew(listener, listenerFailure, "; the run continues");
       }
     }
-    return new Proceed<>(context, started);
+    return new Proceed<>(context, started, admission);
   }
 
   /** A target's call: {@code invoke} of a sync or async invocation. */
@@ -235,6 +265,9 @@ final class Run<T, X extends ExecutionTarget<?>> {
     record(new AttemptRecord(attempt.context().attemptNumber(), target.targetId(), target.executionMode(),
         Duration.ofNanos(attempt.startedNanos()), Duration.ofNanos(ended), attempt.context().timeout(), true,
         AttemptOutcome.SUCCEEDED, null, null, Duration.ZERO, attempt.context().usage(), stream));
+    if (health != null) {
+      health.answered(target.targetId(), attempt.admission(), policy.ignoreCooldowns());
+    }
     return finish(new ResilientExecutionResult<>(ExecutionOutcome.SUCCEEDED, value, attempts, target.targetId(),
         target.executionMode(), null, null, Duration.ofNanos(ended), null, executionId));
   }
@@ -258,6 +291,7 @@ final class Run<T, X extends ExecutionTarget<?>> {
         Duration.ofNanos(ended), attempt.context().timeout(), failure.dispatchStarted(), AttemptOutcome.FAILED,
         failure.kind(), failure.machineCode(), Duration.ofNanos(Math.max(delay, 0)),
         attempt.context().usage(), stream));
+    observeFailure(attempt, failure);
     if (log.isDebugEnabled()) {
       log.debug("ZeoCore policy '{}' attempt {} on target '{}' failed: {} (dispatch started: {}, thrown: {})",
           policy.name(), n, target.targetId(), failure.kind().wireValue(), failure.dispatchStarted(),
@@ -287,6 +321,7 @@ final class Run<T, X extends ExecutionTarget<?>> {
         Duration.ofNanos(attempt.startedNanos()), Duration.ofNanos(ended), attempt.context().timeout(), true,
         AttemptOutcome.FAILED, failure.kind(), failure.machineCode(), Duration.ZERO, attempt.context().usage(),
         delivered));
+    observeFailure(attempt, failure);
     if (failure.kind() == FailureKind.CANCELLED) {
       return cancelled(ended);
     }
@@ -295,9 +330,22 @@ final class Run<T, X extends ExecutionTarget<?>> {
   }
 
   /**
+   * Tells the target health of a failed attempt; an enforced attempt that was never started
+   * ({@link MachineCodes#NOT_STARTED}) says nothing about its target and is not counted.
+   */
+  private void observeFailure(Proceed<T> attempt, Failure failure) {
+    if (health != null && (failure.ownCode() == null || attempt.admission().probe)) {
+      health.failed(attempt.context().targetId(), attempt.admission(),
+          failure.ownCode() == null ? failure.kind() : FailureKind.CANCELLED, failure.retryAfter(),
+          policy.ignoreCooldowns());
+    }
+  }
+
+  /**
    * The delay decision: no retry ({@code -1}) when the kind is not retryable, the plan is spent, or the delay would
    * use the whole remaining budget. Jitter applies to the configured backoff; the provider's Retry-After is then the
-   * floor (the reference jittered after the maximum and could cut a server's Retry-After short).
+   * floor (the reference jittered after the maximum and could cut a server's Retry-After short), unless it cools the
+   * target and the plan moves to another one ({@link #coolsInstead}).
    */
   private long delayAfter(int n, Failure failure, long remainingAfter) {
     if (!policy.isRetryable(failure.kind()) || n >= policy.maxAttempts()) {
@@ -312,10 +360,24 @@ final class Run<T, X extends ExecutionTarget<?>> {
       double factor = 1 + policy.jitterFraction() * (2 * u - 1);
       delay = (long) Math.min(Long.MAX_VALUE, Math.round(delay * factor));
     }
-    if (failure.retryAfter() != null) {
+    if (failure.retryAfter() != null && !coolsInstead(n, failure)) {
       delay = Math.max(delay, SaturatingDurations.toNanos(failure.retryAfter()));
     }
     return delay >= remainingAfter ? -1 : delay;
+  }
+
+  /**
+   * Whether attempt {@code n}'s Retry-After cools its target instead of delaying the run: with target health whose
+   * rule honours it, the next planned target is another one, and this policy honours cooldowns. The provider is then
+   * kept from calls by the cooldown (every run skips it), so the fallback need not wait.
+   */
+  private boolean coolsInstead(int n, Failure failure) {
+    if (health == null || policy.ignoreCooldowns()) {
+      return false;
+    }
+    String failed = policy.attemptTargets().get(n - 1);
+    return !failed.equals(policy.attemptTargets().get(n))
+        && health.cooldown(failed).retryAfterCooldown(failure.kind(), failure.retryAfter()) != null;
   }
 
   private static ExecutionOutcome nonRetryableOutcome(FailureKind kind) {

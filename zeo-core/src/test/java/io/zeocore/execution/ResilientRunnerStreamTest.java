@@ -108,6 +108,32 @@ class ResilientRunnerStreamTest {
   }
 
   @Test
+  void aCoolingTargetIsSkippedBeforeItsPublisherIsEverAskedFor() throws Exception {
+    TargetHealth health = TargetHealth.inMemory();
+    ResilientRunner cooling = runner.toBuilder().targetHealth(health).build();
+    ScriptedPublisher limited = ScriptedPublisher.of(new AttemptError(FailureKind.RATE_LIMIT, true,
+        Duration.ofMinutes(1)));
+    Collector first = new Collector(Long.MAX_VALUE);
+    StreamExecution<String> firstRun = cooling.runStream(policy("primary", "fallback").build(), targets(
+        target("primary", limited), target("fallback", ScriptedPublisher.of("a", ScriptedPublisher.COMPLETE))));
+    firstRun.subscribe(first);
+    assertThat(first.await().chunks).containsExactly("a");
+
+    ScriptedPublisher untouched = ScriptedPublisher.of("never", ScriptedPublisher.COMPLETE);
+    StreamExecution<String> run = cooling.runStream(policy("primary", "fallback").build(), targets(
+        target("primary", untouched),
+        target("fallback", ScriptedPublisher.of("b", ScriptedPublisher.COMPLETE))));
+    Collector collector = new Collector(Long.MAX_VALUE);
+    run.subscribe(collector);
+    assertThat(collector.await().chunks).containsExactly("b");
+    ResilientExecutionResult<StreamEvidence> result = result(run);
+    assertThat(untouched.subscriptions).hasValue(0);
+    assertThat(result.attempts()).extracting(AttemptRecord::outcome)
+        .containsExactly(AttemptOutcome.SKIPPED, AttemptOutcome.SUCCEEDED);
+    assertThat(result.attempts().get(0).stream()).isNull();
+  }
+
+  @Test
   void nothingRunsUntilTheSubscriberFirstAsks() throws Exception {
     AtomicInteger calls = new AtomicInteger();
     StreamExecution<String> run = runner.runStream(policy("only").build(), targets(
