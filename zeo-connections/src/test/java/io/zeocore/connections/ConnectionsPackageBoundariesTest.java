@@ -28,8 +28,24 @@ class ConnectionsPackageBoundariesTest {
 
   @Test
   void effectOrchestrationNeverUsesTheReadOnlyRunnerOrItsTargets() {
-    dependsOnNoneOf("io.zeocore.connections..",
-        "io.zeocore.execution..", "io.zeocore.subprocess..", "io.zeocore.llm..", "io.zeocore.capability..");
+    noClasses().that().resideInAPackage("io.zeocore.connections..")
+        .and().doNotHaveFullyQualifiedName("io.zeocore.connections.store.TargetHealthRows")
+        .and().doNotHaveFullyQualifiedName("io.zeocore.connections.store.JdbcConnectionStore")
+        .should().dependOnClassesThat().resideInAnyPackage(
+            "io.zeocore.execution..", "io.zeocore.subprocess..", "io.zeocore.llm..", "io.zeocore.capability..")
+        .check(core);
+  }
+
+  @Test
+  void theStoreServesTheRunnersTargetHealthThroughItsPortOnly() {
+    classes().that().haveFullyQualifiedName("io.zeocore.connections.store.TargetHealthRows")
+        .or().haveFullyQualifiedName("io.zeocore.connections.store.JdbcConnectionStore")
+        .should().onlyDependOnClassesThat(com.tngtech.archunit.base.DescribedPredicate.not(
+            com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage("io.zeocore.execution..",
+                "io.zeocore.subprocess..", "io.zeocore.llm..", "io.zeocore.capability..")
+        ).or(com.tngtech.archunit.core.domain.JavaClass.Predicates.belongToAnyOf(
+            io.zeocore.execution.TargetHealthStore.class, io.zeocore.execution.FailureKind.class)))
+        .check(core);
   }
 
   @Test

@@ -112,6 +112,7 @@ public final class JdbcConnectionStore implements EffectRecoveryStore, ReadStore
   private final EffectRecords effects;
   private final ReadRecords reads;
   private final RecoveryQueries recovery;
+  private final TargetHealthRows targetHealth;
 
   private JdbcConnectionStore(StoreDatabase database, Tables tables, @Nullable SqliteDatabase sqlite,
       Supplier<UUID> evidenceIds) {
@@ -123,6 +124,7 @@ public final class JdbcConnectionStore implements EffectRecoveryStore, ReadStore
     this.effects = new EffectRecords(database, tables, nonces, evidenceIds);
     this.reads = new ReadRecords(database, tables, nonces);
     this.recovery = new RecoveryQueries(database, tables, sqlite);
+    this.targetHealth = new TargetHealthRows(database, tables);
   }
 
   // ---------------------------------------------------------------------------------------------------------------
@@ -393,6 +395,16 @@ public final class JdbcConnectionStore implements EffectRecoveryStore, ReadStore
   @Override
   public Optional<SessionPoolStats> sessionPool() {
     return database.ownPool();
+  }
+
+  /**
+   * Target cooldowns and probe leases in this store (schema version 9), for
+   * {@link io.zeocore.execution.TargetHealth.Builder#store}: every process and machine whose runners use a view on
+   * this store's file or database shares its cooldowns, timed by the database's clock. Each call is one short
+   * transaction; on SQLite the writes queue with the store's other writes. Valid until this store is closed.
+   */
+  public io.zeocore.execution.TargetHealthStore targetHealth() {
+    return targetHealth;
   }
 
   // ---------------------------------------------------------------------------------------------------------------

@@ -52,7 +52,7 @@ public final class PostgresTestSchema implements BeforeAllCallback, BeforeEachCa
   /** Every ZeoCore table that holds data (not the fixed transition table), for {@link #clear()}. */
   private static final List<String> DATA_TABLES = List.of("connections", "connector_revisions", "executions",
       "authorization_nonces", "evidence_references", "receipts", "observations",
-      "observation_receipts", "dispatch_clock", "recovery_leases");
+      "observation_receipts", "dispatch_clock", "recovery_leases", "target_health");
 
   private final String name;
   private final DataSource admin;

@@ -62,8 +62,8 @@ class ZeoCoreSchemaTest {
     file = temp.resolve("zeocore.db");
     try (SqliteDatabase database = SqliteDatabase.open(file)) {
       ZeoCoreSchema.Migration migration = ZeoCoreSchema.migrate(database.migrationDataSource(), Dialect.SQLITE);
-      assertThat(migration.schemaVersion()).isEqualTo("8");
-      assertThat(migration.migrationsExecuted()).isEqualTo(8);
+      assertThat(migration.schemaVersion()).isEqualTo("9");
+      assertThat(migration.migrationsExecuted()).isEqualTo(9);
     }
   }
 
@@ -72,8 +72,8 @@ class ZeoCoreSchemaTest {
     try (SqliteDatabase database = SqliteDatabase.open(file)) {
       ZeoCoreSchema.Migration again = ZeoCoreSchema.migrate(database.migrationDataSource(), Dialect.SQLITE);
       assertThat(again.migrationsExecuted()).isZero();
-      assertThat(again.schemaVersion()).isEqualTo("8");
-      assertThat(ZeoCoreSchema.appliedVersion(database.migrationDataSource(), Dialect.SQLITE)).contains("8");
+      assertThat(again.schemaVersion()).isEqualTo("9");
+      assertThat(ZeoCoreSchema.appliedVersion(database.migrationDataSource(), Dialect.SQLITE)).contains("9");
     }
   }
 
@@ -98,7 +98,7 @@ class ZeoCoreSchemaTest {
         return database.migrationDataSource();
       }, SqliteDialect.INSTANCE.tables(null));
       assertThat(asked).hasValue(1);
-      assertThat(migration.migrationsExecuted()).isEqualTo(8);
+      assertThat(migration.migrationsExecuted()).isEqualTo(9);
     }
   }
 
@@ -120,7 +120,7 @@ class ZeoCoreSchemaTest {
     assertThat(clock).hasSize(2);
 
     try (JdbcConnectionStore store = JdbcConnectionStore.openSqlite(old)) {
-      assertThat(store.info().schemaVersion()).isEqualTo("8");
+      assertThat(store.info().schemaVersion()).isEqualTo("9");
       OrganizationId org = new OrganizationId("org");
       assertThat(store.getEffectHistory(org, new EffectId("e1"))).extracting(EffectRecord::state)
           .containsExactly(EffectState.CREATED, EffectState.AUTHORIZATION_VERIFIED, EffectState.PREPARED,
@@ -268,7 +268,7 @@ class ZeoCoreSchemaTest {
     try (SqliteDatabase app = SqliteDatabase.open(appFile)) {
       app.database().write(s -> s.update("CREATE TABLE orders (id INTEGER PRIMARY KEY)"));
       ZeoCoreSchema.Migration migration = ZeoCoreSchema.migrate(app.migrationDataSource(), Dialect.SQLITE);
-      assertThat(migration.schemaVersion()).isEqualTo("8");
+      assertThat(migration.schemaVersion()).isEqualTo("9");
       boolean kept = app.database().read(s -> s.exists("SELECT 1 FROM sqlite_master WHERE name = 'orders'"));
       assertThat(kept).isTrue();
     }
@@ -332,8 +332,8 @@ class ZeoCoreSchemaTest {
             .isEqualTo(ZeoCoreSchema.latestVersion(dialect));
       }
     }
-    assertThat(ZeoCoreSchema.latestVersion(Dialect.SQLITE)).isEqualTo("8");
-    assertThat(ZeoCoreSchema.latestVersion(Dialect.POSTGRESQL)).isEqualTo("8");
+    assertThat(ZeoCoreSchema.latestVersion(Dialect.SQLITE)).isEqualTo("9");
+    assertThat(ZeoCoreSchema.latestVersion(Dialect.POSTGRESQL)).isEqualTo("9");
   }
 
   @Test
@@ -557,7 +557,7 @@ class ZeoCoreSchemaTest {
     Path old = populatedVersion7();
 
     try (JdbcConnectionStore store = JdbcConnectionStore.openSqlite(old)) {
-      assertThat(store.info().schemaVersion()).isEqualTo("8");
+      assertThat(store.info().schemaVersion()).isEqualTo("9");
       OrganizationId org = new OrganizationId("org");
       assertThat(store.getEvidenceReferencesForEffect(org, new EffectId("e1"))).as("in the order recorded")
           .containsExactly(new ConfirmationEvidenceRef(REF_B), new ConfirmationEvidenceRef(REF_A));
