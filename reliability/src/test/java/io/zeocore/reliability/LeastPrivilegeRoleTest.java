@@ -63,6 +63,16 @@ class LeastPrivilegeRoleTest {
             .initialBackoff(Duration.ofMillis(1)).maxBackoff(Duration.ofMillis(1)).build();
         Thread.sleep(5);
         assertThat(recovery.recoverOnce().succeeded()).isEqualTo(1);
+        // target health: cooldowns, probe leases and reopening
+        var health = store.targetHealth();
+        health.coolDown("lp-target", Duration.ofMillis(1), io.zeocore.execution.FailureKind.RATE_LIMIT,
+            io.zeocore.execution.TargetHealthStore.CoolingReason.RETRY_AFTER);
+        Thread.sleep(5);
+        assertThat(health.read()).hasSize(1);
+        assertThat(health.tryProbe("lp-target", "role", Duration.ofMinutes(1))).isTrue();
+        health.releaseProbe("lp-target", "role");
+        health.reopen("lp-target", null);
+        assertThat(health.read()).isEmpty();
       }
       // a role that may not migrate cannot create a schema of its own either
       assertThatThrownBy(() -> Pg.store(Pg.newSchema(), Pg.dataSource(role))).isInstanceOf(RuntimeException.class);
@@ -82,6 +92,7 @@ class LeastPrivilegeRoleTest {
           "INSERT INTO " + schema + ".execution_transitions VALUES ('SUCCEEDED', 'CREATED')",
           "DELETE FROM " + schema + ".dispatch_clock",
           "DELETE FROM " + schema + ".executions",
+          "TRUNCATE " + schema + ".target_health",
           "UPDATE " + schema + ".executions SET state = 'FAILED_SAFE' WHERE state = 'SUCCEEDED'"));
       for (String table : List.of("receipts", "evidence_references",
           "authorization_nonces", "connector_revisions", "executions", "dispatch_clock", "recovery_leases")) {
