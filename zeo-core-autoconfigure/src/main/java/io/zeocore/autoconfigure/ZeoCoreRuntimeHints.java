@@ -9,6 +9,7 @@ import io.zeocore.autoconfigure.connections.RecoverySweptEvent;
 import io.zeocore.autoconfigure.connections.ZeoCoreConnectionsProperties;
 import io.zeocore.autoconfigure.execution.AttemptRecordedEvent;
 import io.zeocore.autoconfigure.execution.ExecutionCompletedEvent;
+import io.zeocore.autoconfigure.execution.TargetHealthChangedEvent;
 import io.zeocore.autoconfigure.execution.ZeoCoreExecutionProperties;
 import io.zeocore.autoconfigure.llm.ZeoCoreLlmProperties;
 import io.zeocore.autoconfigure.springai.ZeoCoreSpringAiProperties;
@@ -42,6 +43,8 @@ import io.zeocore.connections.store.SqliteDatabase;
 import io.zeocore.execution.AttemptRecord;
 import io.zeocore.execution.ExecutionPolicy;
 import io.zeocore.execution.ResilientExecutionResult;
+import io.zeocore.execution.TargetHealth;
+import io.zeocore.execution.TargetHealthStore;
 import io.zeocore.internal.MillisecondsJson;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
@@ -113,7 +116,8 @@ final class ZeoCoreRuntimeHints implements RuntimeHintsRegistrar {
           .registerHints(hints, classLoader);
       binding.registerReflectionHints(hints.reflection(), ResilientExecutionResult.class, AttemptRecord.class,
           ExecutionPolicy.class, CapabilityResult.class, ExecutionCompletedEvent.class, AttemptRecordedEvent.class,
-          RecentEvents.Entry.class);
+          RecentEvents.Entry.class, TargetHealthChangedEvent.class, TargetHealth.Change.class,
+          TargetHealth.TargetState.class, TargetHealthStore.Entry.class);
       // @JsonMilliseconds names them through a meta-annotation, which binding hints do not follow
       hints.reflection().registerType(MillisecondsJson.Writer.class, MemberCategory.INVOKE_DECLARED_CONSTRUCTORS)
           .registerType(MillisecondsJson.Reader.class, MemberCategory.INVOKE_DECLARED_CONSTRUCTORS);
@@ -126,7 +130,8 @@ final class ZeoCoreRuntimeHints implements RuntimeHintsRegistrar {
     static void register(RuntimeHints hints, BindingReflectionHintsRegistrar binding) {
       binding.registerReflectionHints(hints.reflection(), ZeoCoreEndpoint.ZeoCoreDescriptor.class,
           ZeoCoreEndpoint.EventsDescriptor.class, ZeoCoreEndpoint.PolicyView.class,
-          ZeoCoreEndpoint.PolicyDescriptor.class);
+          ZeoCoreEndpoint.PolicyDescriptor.class, ZeoCoreEndpoint.TargetsDescriptor.class,
+          ZeoCoreEndpoint.TargetView.class);
     }
   }
 

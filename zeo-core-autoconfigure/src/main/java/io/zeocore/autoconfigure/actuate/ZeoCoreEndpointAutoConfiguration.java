@@ -49,9 +49,10 @@ public final class ZeoCoreEndpointAutoConfiguration {
   @Bean
   @ConditionalOnMissingBean
   ZeoCoreEndpoint zeoCoreEndpoint(ObjectProvider<ExecutionPolicies> policies,
-      ObjectProvider<ZeoCoreEndpoint.EffectCounts> effects, ObjectProvider<RecentEvents> recent) {
+      ObjectProvider<ZeoCoreEndpoint.EffectCounts> effects, ObjectProvider<RecentEvents> recent,
+      ObjectProvider<io.zeocore.execution.TargetHealth> targetHealth) {
     return new ZeoCoreEndpoint(policies.getIfAvailable(ExecutionPolicies::empty), effects.getIfAvailable(),
-        recent.getIfAvailable());
+        recent.getIfAvailable(), targetHealth.getIfAvailable(), java.time.Clock.systemUTC());
   }
 
   /** The effects by state, when the application has ZeoCore's store. */

@@ -8,10 +8,12 @@ import io.zeocore.connections.effect.EffectReconcilers;
 import io.zeocore.connections.effect.EffectRecovery;
 import io.zeocore.connections.read.ReadOrchestrator;
 import io.zeocore.connections.store.JdbcConnectionStore;
+import io.zeocore.execution.TargetHealthStore;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
@@ -55,5 +57,16 @@ public final class ZeoCoreConnectionsAutoConfiguration {
   @ConditionalOnMissingBean
   EffectEventPublisher zeoCoreEffectEventPublisher(ApplicationEventPublisher events) {
     return new EffectEventPublisher(events);
+  }
+
+  /**
+   * The store's target health table, for {@code zeocore.execution.target-health.sharing: store}: every instance on
+   * this store's file or database shares target cooldowns.
+   */
+  @Bean
+  @ConditionalOnMissingBean
+  @ConditionalOnProperty(name = "zeocore.execution.target-health.sharing", havingValue = "store")
+  TargetHealthStore zeoCoreTargetHealthStore(JdbcConnectionStore store) {
+    return store.targetHealth();
   }
 }

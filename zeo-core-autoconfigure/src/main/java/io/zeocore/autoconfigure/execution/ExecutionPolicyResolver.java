@@ -171,6 +171,7 @@ final class ExecutionPolicyResolver {
     Inherited inherited = new Inherited(chain);
     ExecutionPolicy.Builder builder = ExecutionPolicy.builder().name(name);
     inherited.applyIfSet("deadline", Policy::getDeadline, builder::deadline);
+    inherited.applyIfSet("ignore-cooldowns", Policy::getIgnoreCooldowns, builder::ignoreCooldowns);
     Long maxTokens = inherited.take("budget.max-tokens", policy -> policy.getBudget().getMaxTokens());
     if (maxTokens != null && maxTokens < 1) {
       throw invalid(name, inherited.path("budget.max-tokens"), "budget.max-tokens must be greater than 0");

@@ -9,6 +9,8 @@ import io.zeocore.execution.ExecutionPolicy;
 import io.zeocore.execution.MdcAttemptListener;
 import io.zeocore.execution.NamedTarget;
 import io.zeocore.execution.ResilientRunner;
+import io.zeocore.execution.TargetHealth;
+import io.zeocore.execution.TargetHealthStore;
 import io.zeocore.execution.TargetRegistry;
 import io.zeocore.execution.ZeoCoreExecutions;
 import java.util.ArrayList;
@@ -35,7 +37,7 @@ import org.springframework.core.io.ResourceLoader;
  * execution: the {@link ExecutionPolicies} bound from {@code zeocore.execution.*}, the {@link TargetRegistry} of the
  * application's {@link NamedTarget} beans, a shared {@link ResilientRunner} whose runs are all published as events
  * ({@link ExecutionEventPublisher}) and classified by the {@link ExceptionClassifier} bean when there is one, and
- * {@link ZeoCoreExecutions}, with {@link ZeoCoreTarget @ZeoCoreTarget} bean methods registered as targets and, when
+ * {@link ZeoCoreExecutions}, the {@link TargetHealth} its runs consult, with {@link ZeoCoreTarget @ZeoCoreTarget} bean methods registered as targets and, when
  * reactor-core is on the class path, {@link ZeoCoreReactiveExecutions}. Switched off by {@code zeocore.execution.enabled=false}; each bean backs off when the
  * application defines its own.
  *
@@ -74,12 +76,36 @@ public final class ZeoCoreExecutionAutoConfiguration {
     return new MdcAttemptListener();
   }
 
+  /**
+   * Target cooldowns for every run of the runner bean, from {@code zeocore.execution.target-health.*} and
+   * {@code zeocore.execution.targets.<id>.cooldown.*}; shared through ZeoCore's store with {@code sharing: store}.
+   * Closed with the context (its pending store writes flushed).
+   */
+  @Bean
+  @Lazy(false)
+  @ConditionalOnMissingBean
+  @ConditionalOnBooleanProperty(name = "zeocore.execution.target-health.enabled", matchIfMissing = true)
+  TargetHealth zeoCoreTargetHealth(ZeoCoreExecutionProperties properties, Environment environment,
+      ExecutionPolicies policies, TargetRegistry targets, ObjectProvider<SubprocessProviders> providers,
+      ObjectProvider<TargetHealthStore> store, ApplicationEventPublisher events) {
+    Set<String> known = new java.util.TreeSet<>(targets.ids());
+    SubprocessProviders subprocessProviders = providers.getIfAvailable();
+    if (subprocessProviders != null) {
+      known.addAll(subprocessProviders.ids());
+    }
+    policies.asMap().values().forEach(policy -> known.addAll(policy.attemptTargets()));
+    return TargetHealthConfiguration.create(properties, ConfiguredValues.of(environment), known,
+        store.getIfAvailable(), events);
+  }
+
   @Bean
   @ConditionalOnMissingBean
   ResilientRunner zeoCoreResilientRunner(ObjectProvider<ExceptionClassifier> classifier,
-      ObjectProvider<AttemptListener> listeners, ObjectProvider<ResilientRunnerCustomizer> customizers) {
+      ObjectProvider<AttemptListener> listeners, ObjectProvider<ResilientRunnerCustomizer> customizers,
+      ObjectProvider<TargetHealth> targetHealth) {
     ResilientRunner.Builder runner = ResilientRunner.builder()
-        .exceptionClassifier(classifier.getIfAvailable(ExceptionClassifier::defaults));
+        .exceptionClassifier(classifier.getIfAvailable(ExceptionClassifier::defaults))
+        .targetHealth(targetHealth.getIfAvailable());
     listeners.orderedStream().forEach(runner::listener);
     customizers.orderedStream().forEach(customizer -> customizer.customize(runner));
     return runner.build();

@@ -53,6 +53,23 @@ public class ZeoCoreExecutionProperties {
    */
   private final Map<String, Policy> policies = new LinkedHashMap<>();
 
+  /**
+   * Per-target settings by target id (the id policies plan): when the target cools down. Targets not listed follow
+   * target-health.default-cooldown.
+   */
+  private final Map<String, Target> targets = new LinkedHashMap<>();
+
+  /** Target health: cooldowns on Retry-After and repeated failures, shared per JVM or through the store. */
+  private final TargetHealthSettings targetHealth = new TargetHealthSettings();
+
+  public Map<String, Target> getTargets() {
+    return this.targets;
+  }
+
+  public TargetHealthSettings getTargetHealth() {
+    return this.targetHealth;
+  }
+
   public boolean isEnabled() {
     return this.enabled;
   }
@@ -150,6 +167,20 @@ public class ZeoCoreExecutionProperties {
 
     /** Whether simulated (test or scripted) targets may run under this policy. Default: false. */
     private @Nullable Boolean allowSimulated;
+
+    /**
+     * Whether this policy's runs call targets that are cooling down (a probe or health-check policy). Its attempts
+     * still count towards cooldowns and an answer from a cooling target ends its cooldown. Default: false.
+     */
+    private @Nullable Boolean ignoreCooldowns;
+
+    public @Nullable Boolean getIgnoreCooldowns() {
+      return this.ignoreCooldowns;
+    }
+
+    public void setIgnoreCooldowns(@Nullable Boolean ignoreCooldowns) {
+      this.ignoreCooldowns = ignoreCooldowns;
+    }
 
     /** Longest slice of a backoff wait between two cancellation checks. Must be greater than zero. Default: 100ms. */
     private @Nullable Duration cancellationPoll;
@@ -385,5 +416,183 @@ public class ZeoCoreExecutionProperties {
     public void setMax(@Nullable Duration max) {
       this.max = max;
     }
+  }
+
+  /** Settings of one target. */
+  public static class Target {
+
+    /** When this target cools down; unset properties come from target-health.default-cooldown. */
+    private final Cooldown cooldown = new Cooldown();
+
+    public Cooldown getCooldown() {
+      return this.cooldown;
+    }
+  }
+
+  /**
+   * When a target cools down: not called by any run (each skips it at once and falls back) until the cooldown ends and
+   * one probe answers.
+   */
+  public static class Cooldown {
+
+    /** Whether a rate_limit failure's Retry-After cools the target for that long (capped by max-retry-after). */
+    private @Nullable Boolean honorRetryAfter;
+
+    /** The longest cooldown a Retry-After may ask for. Must be greater than zero. Default: 1m. */
+    private @Nullable Duration maxRetryAfter;
+
+    /** Cooling after repeated failures within a window. */
+    private final Failures failures = new Failures();
+
+    public @Nullable Boolean getHonorRetryAfter() {
+      return this.honorRetryAfter;
+    }
+
+    public void setHonorRetryAfter(@Nullable Boolean honorRetryAfter) {
+      this.honorRetryAfter = honorRetryAfter;
+    }
+
+    public @Nullable Duration getMaxRetryAfter() {
+      return this.maxRetryAfter;
+    }
+
+    public void setMaxRetryAfter(@Nullable Duration maxRetryAfter) {
+      this.maxRetryAfter = maxRetryAfter;
+    }
+
+    public Failures getFailures() {
+      return this.failures;
+    }
+  }
+
+  /** Repeated failures that cool a target: threshold failures of the kinds within the window cool it for cool-for. */
+  public static class Failures {
+
+    /** How many failures within the window cool the target; 0 turns this rule off. Default: 0 (off). */
+    private @Nullable Integer threshold;
+
+    /** How far back failures count. Must be greater than zero. Default: 1m. */
+    private @Nullable Duration window;
+
+    /** How long the failures cool the target (and a failed probe, again). Must be greater than zero. Default: 30s. */
+    private @Nullable Duration coolFor;
+
+    /**
+     * The failure kinds that count: timeout, transient, rate_limit, malformed_response. Default: timeout and
+     * transient.
+     */
+    private @Nullable Set<FailureKind> kinds;
+
+    public @Nullable Integer getThreshold() {
+      return this.threshold;
+    }
+
+    public void setThreshold(@Nullable Integer threshold) {
+      this.threshold = threshold;
+    }
+
+    public @Nullable Duration getWindow() {
+      return this.window;
+    }
+
+    public void setWindow(@Nullable Duration window) {
+      this.window = window;
+    }
+
+    public @Nullable Duration getCoolFor() {
+      return this.coolFor;
+    }
+
+    public void setCoolFor(@Nullable Duration coolFor) {
+      this.coolFor = coolFor;
+    }
+
+    public @Nullable Set<FailureKind> getKinds() {
+      return this.kinds;
+    }
+
+    public void setKinds(@Nullable Set<FailureKind> kinds) {
+      this.kinds = kinds;
+    }
+  }
+
+  /** Target health as a whole. */
+  public static class TargetHealthSettings {
+
+    /** Whether runs skip targets that are cooling down. Default: true. */
+    private boolean enabled = true;
+
+    /**
+     * Where cooldowns are shared. memory: this JVM. store: every instance on ZeoCore's store (the SQLite file or
+     * PostgreSQL database of zeocore.connections.store), timed by the database's clock. Default: memory.
+     */
+    private TargetHealthSharing sharing = TargetHealthSharing.MEMORY;
+
+    /**
+     * With sharing: store, how often the store is read: the bound on how stale another instance's cooldown is here.
+     * Default: 500ms.
+     */
+    private Duration refreshInterval = io.zeocore.execution.TargetHealth.DEFAULT_REFRESH_INTERVAL;
+
+    /** How long a probe lease lasts if its holder never answers (it died); should cover one attempt. Default: 1m. */
+    private Duration probeLease = io.zeocore.execution.TargetHealth.DEFAULT_PROBE_LEASE;
+
+    /** This instance's id in probe leases. Default: the process id and a random suffix. */
+    private @Nullable String instanceId;
+
+    /** The rule of every target that has none under zeocore.execution.targets. */
+    private final Cooldown defaultCooldown = new Cooldown();
+
+    public boolean isEnabled() {
+      return this.enabled;
+    }
+
+    public void setEnabled(boolean enabled) {
+      this.enabled = enabled;
+    }
+
+    public TargetHealthSharing getSharing() {
+      return this.sharing;
+    }
+
+    public void setSharing(TargetHealthSharing sharing) {
+      this.sharing = sharing;
+    }
+
+    public Duration getRefreshInterval() {
+      return this.refreshInterval;
+    }
+
+    public void setRefreshInterval(Duration refreshInterval) {
+      this.refreshInterval = refreshInterval;
+    }
+
+    public Duration getProbeLease() {
+      return this.probeLease;
+    }
+
+    public void setProbeLease(Duration probeLease) {
+      this.probeLease = probeLease;
+    }
+
+    public @Nullable String getInstanceId() {
+      return this.instanceId;
+    }
+
+    public void setInstanceId(@Nullable String instanceId) {
+      this.instanceId = instanceId;
+    }
+
+    public Cooldown getDefaultCooldown() {
+      return this.defaultCooldown;
+    }
+  }
+
+  /** Where target cooldowns are shared. */
+  public enum TargetHealthSharing {
+    /** Within this JVM. */
+    MEMORY,
+    /** Through ZeoCore's store, with every instance that uses it. */
+    STORE
   }
 }

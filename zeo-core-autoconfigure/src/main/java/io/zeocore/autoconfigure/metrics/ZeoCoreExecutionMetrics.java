@@ -2,14 +2,18 @@ package io.zeocore.autoconfigure.metrics;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.zeocore.autoconfigure.execution.AttemptRecordedEvent;
 import io.zeocore.autoconfigure.execution.ExecutionCompletedEvent;
+import io.zeocore.autoconfigure.execution.TargetHealthChangedEvent;
+import io.zeocore.execution.AttemptOutcome;
 import io.zeocore.execution.AttemptRecord;
 import io.zeocore.execution.FailureKind;
 import io.zeocore.execution.ModelUsage;
 import io.zeocore.execution.StreamEvidence;
+import io.zeocore.execution.TargetHealth;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -41,7 +45,15 @@ import org.springframework.context.event.EventListener;
  *       {@code policy}, {@code target} and {@code outcome}; and {@code zeocore.execution.stream.interrupted} (counter
  *       of streams that failed after partial output, {@code ZEO_EXEC_STREAM_INTERRUPTED}), tags {@code policy},
  *       {@code target} and {@code failure.kind}.</li>
+ *   <li>for target health: {@code zeocore.execution.target.skips} (counter of planned positions not called because
+ *       their target was cooling, {@code ZEO_EXEC_TARGET_COOLING}), tags {@code policy}, {@code target} and
+ *       {@code failure.kind} (the kind that cooled it); {@code zeocore.execution.target.transitions} (counter of
+ *       target health changes this instance saw), tags {@code target}, {@code transition}
+ *       ({@code cooling_started}, {@code probe_started}, {@code cooling_ended}), {@code failure.kind} and
+ *       {@code origin} ({@code local}, or {@code store} when another instance made the change); and
+ *       {@code zeocore.execution.target.unavailable} (gauge of the targets cooling or awaiting their probe).</li>
  * </ul>
+ * Skipped positions are also counted by {@code zeocore.execution.attempts} with {@code outcome} {@code skipped}.
  * Tag values are configuration names and codes only, so their number is bounded by the configuration.
  */
 public final class ZeoCoreExecutionMetrics {
@@ -54,6 +66,12 @@ public final class ZeoCoreExecutionMetrics {
   public static final String CALLS = "zeocore.execution.calls";
   /** Name of the fallback counter (the plan moved from one target to another). */
   public static final String FALLBACKS = "zeocore.execution.fallbacks";
+  /** Name of the counter of positions skipped because their target was cooling. */
+  public static final String TARGET_SKIPS = "zeocore.execution.target.skips";
+  /** Name of the counter of target health changes. */
+  public static final String TARGET_TRANSITIONS = "zeocore.execution.target.transitions";
+  /** Name of the gauge of targets that are not available (cooling, or awaiting their probe). */
+  public static final String TARGET_UNAVAILABLE = "zeocore.execution.target.unavailable";
   /** Name of the token usage summary. */
   public static final String TOKENS = "zeocore.execution.tokens";
 
@@ -82,6 +100,15 @@ public final class ZeoCoreExecutionMetrics {
         .tag("failure.kind", attempt.failureKind() != null ? attempt.failureKind().wireValue() : "none")
         .register(registry)
         .increment();
+    if (attempt.outcome() == AttemptOutcome.SKIPPED) {
+      Counter.builder(TARGET_SKIPS)
+          .description("Planned positions not called because their target was cooling down")
+          .tag("policy", event.policyName())
+          .tag("target", attempt.targetId())
+          .tag("failure.kind", attempt.failureKind() != null ? attempt.failureKind().wireValue() : "none")
+          .register(registry)
+          .increment();
+    }
     ModelUsage usage = attempt.usage();
     if (usage != null) {
       recordTokens(event.policyName(), attempt.targetId(), "input", usage.inputTokens());
@@ -137,6 +164,27 @@ public final class ZeoCoreExecutionMetrics {
         .record(tokens);
   }
 
+  /** Counts one target health change. */
+  @EventListener
+  public void targetHealthChanged(TargetHealthChangedEvent event) {
+    TargetHealth.Change change = event.change();
+    Counter.builder(TARGET_TRANSITIONS)
+        .description("Target health changes this instance saw: a target started cooling, was probed, reopened")
+        .tag("target", change.targetId())
+        .tag("transition", change.transition().wireValue())
+        .tag("failure.kind", change.cause().wireValue())
+        .tag("origin", change.fromStore() ? "store" : "local")
+        .register(registry)
+        .increment();
+  }
+
+  /** Registers the gauge of unavailable targets of {@code health}. */
+  public void bindTargetHealth(TargetHealth health) {
+    Gauge.builder(TARGET_UNAVAILABLE, health, h -> h.states().size())
+        .description("Targets cooling down or awaiting their probe, as this instance sees them")
+        .register(registry);
+  }
+
   /** Times one finished run. */
   @EventListener
   public void executionCompleted(ExecutionCompletedEvent event) {
@@ -160,7 +208,7 @@ public final class ZeoCoreExecutionMetrics {
       String to = attempts.get(i).targetId();
       if (!from.equals(to)) {
         Counter.builder(FALLBACKS)
-            .description("Moves of a run from one target to another after a failed attempt")
+            .description("Moves of a run from one target to another after a failed or skipped attempt")
             .tag("policy", event.policyName())
             .tag("from", from)
             .tag("to", to)

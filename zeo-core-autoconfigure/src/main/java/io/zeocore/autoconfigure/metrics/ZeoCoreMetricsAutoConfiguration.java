@@ -31,8 +31,11 @@ public final class ZeoCoreMetricsAutoConfiguration {
 
   @Bean
   @ConditionalOnMissingBean
-  ZeoCoreExecutionMetrics zeoCoreExecutionMetrics(MeterRegistry registry) {
-    return new ZeoCoreExecutionMetrics(registry);
+  ZeoCoreExecutionMetrics zeoCoreExecutionMetrics(MeterRegistry registry,
+      org.springframework.beans.factory.ObjectProvider<io.zeocore.execution.TargetHealth> targetHealth) {
+    ZeoCoreExecutionMetrics metrics = new ZeoCoreExecutionMetrics(registry);
+    targetHealth.ifAvailable(metrics::bindTargetHealth);
+    return metrics;
   }
 
   @Configuration(proxyBeanMethods = false)

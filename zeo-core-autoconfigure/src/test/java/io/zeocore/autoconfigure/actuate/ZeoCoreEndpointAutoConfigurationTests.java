@@ -53,7 +53,7 @@ class ZeoCoreEndpointAutoConfigurationTests {
           assertThat(descriptor.policies().get("summarize")).isEqualTo(new PolicyDescriptor("advisory",
               Duration.ofMinutes(2), Duration.ofSeconds(90), List.of("ollama-local", "openai-api"),
               List.of(new BigDecimal("500")), 0.0, List.of("timeout", "rate_limit"), false, Duration.ofMillis(100),
-              "cooperative", Map.of()));
+              "cooperative", Map.of(), false));
           String json = JsonMapper.builder().build().writeValueAsString(descriptor);
           assertThat(json).contains("\"lookup\":{\"operationMode\":\"read_only\"", "\"attemptTargets\":[\"db\"]",
               "\"totalTimeout\":120000,\"attemptTimeout\":90000", "\"backoff\":[500]", "\"cancellationPoll\":100")

@@ -14,6 +14,7 @@ import io.zeocore.autoconfigure.execution.ZeoCoreExecutionAutoConfiguration;
 import io.zeocore.autoconfigure.metrics.ZeoCoreExecutionMetrics;
 import io.zeocore.autoconfigure.metrics.ZeoCoreMetricsAutoConfiguration;
 import io.zeocore.autoconfigure.observation.ZeoCoreObservationAutoConfiguration;
+import io.zeocore.execution.AttemptOutcome;
 import io.zeocore.execution.AttemptRecord;
 import io.zeocore.execution.ExecutionMode;
 import io.zeocore.execution.ExecutionOutcome;
@@ -21,6 +22,7 @@ import io.zeocore.execution.ExecutionPolicies;
 import io.zeocore.execution.FailureKind;
 import io.zeocore.execution.ModelUsage;
 import io.zeocore.execution.ResilientExecutionResult;
+import io.zeocore.execution.TargetHealth;
 import io.zeocore.execution.TargetRegistry;
 import io.zeocore.execution.ZeoCoreExecutions;
 import io.zeocore.llm.LoopbackServer;
@@ -266,7 +268,7 @@ class ZeoCoreSpringAiAutoConfigurationTests {
     ollama.replies(LoopbackServer.status(429, "{\"error\":\"" + CANARY + "\"}", Map.of("Retry-After", "1")));
     openAi.replies(LoopbackServer.openAiReply("from openai"));
 
-    runner("ollama,openai").run(context -> {
+    runner("ollama,openai").withPropertyValues("zeocore.execution.target-health.enabled=false").run(context -> {
       ResilientExecutionResult<ChatResponse> result = context.getBean(ZeoCoreExecutions.class)
           .run("summarize", PROMPT, ChatResponse.class);
 
@@ -275,6 +277,30 @@ class ZeoCoreSpringAiAutoConfigurationTests {
       assertThat(result.selectedTargetId()).isEqualTo("openai");
     });
     assertThat(ollama.requests()).hasSize(1);
+  }
+
+  @Test
+  void ollamaRateLimitCoolsTheModelForItsRetryAfterSoTheNextRunSkipsItAndNoRunWaits() {
+    ollama.replies(LoopbackServer.status(429, "{\"error\":\"" + CANARY + "\"}", Map.of("Retry-After", "30")));
+    openAi.replies(LoopbackServer.openAiReply("from openai"), LoopbackServer.openAiReply("again"));
+
+    runner("ollama,openai").run(context -> {
+      ZeoCoreExecutions executions = context.getBean(ZeoCoreExecutions.class);
+      ResilientExecutionResult<ChatResponse> first = executions.run("summarize", PROMPT, ChatResponse.class);
+      assertThat(first.attempts().get(0).failureKind()).isEqualTo(FailureKind.RATE_LIMIT);
+      assertThat(first.attempts().get(0).backoffBeforeNext()).as("the policy's own backoff, not the Retry-After: "
+          + "the cooldown keeps ollama from calls instead").isLessThan(Duration.ofSeconds(1));
+      assertThat(context.getBean(TargetHealth.class).states()).singleElement().satisfies(state -> {
+        assertThat(state.targetId()).isEqualTo("ollama");
+        assertThat(state.coolingLeft()).isBetween(Duration.ofSeconds(20), Duration.ofSeconds(30));
+      });
+
+      ResilientExecutionResult<ChatResponse> second = executions.run("summarize", PROMPT, ChatResponse.class);
+      assertThat(second.attempts().get(0).outcome()).isEqualTo(AttemptOutcome.SKIPPED);
+      assertThat(second.selectedTargetId()).isEqualTo("openai");
+    });
+    assertThat(ollama.requests()).hasSize(1);
+    assertThat(openAi.requests()).hasSize(2);
   }
 
   @Test
