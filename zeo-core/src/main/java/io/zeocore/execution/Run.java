@@ -186,10 +186,9 @@ final class Run<T, X extends ExecutionTarget<?>> {
     if (health != null) {
       admission = health.admit(targetId, policy.ignoreCooldowns());
       if (admission.skips()) {
-        X target = target(targetId);
-        record(new AttemptRecord(n, targetId, target.executionMode(), Duration.ofNanos(elapsed),
-            Duration.ofNanos(elapsed), Duration.ZERO, false, AttemptOutcome.SKIPPED, admission.cause(),
-            MachineCodes.TARGET_COOLING, Duration.ZERO, null, null));
+        Duration at = Duration.ofNanos(elapsed);
+        record(new AttemptRecord(n, targetId, target(targetId).executionMode(), at, at, Duration.ZERO, false,
+            AttemptOutcome.SKIPPED, admission.cause(), MachineCodes.TARGET_COOLING, Duration.ZERO, null, null));
         if (n >= policy.maxAttempts()) {
           return new Stop<>(finish(ResilientExecutionResult.terminal(ExecutionOutcome.EXHAUSTED, attempts,
               admission.cause(), MachineCodes.TARGET_COOLING, Duration.ofNanos(elapsed), executionId)));

@@ -203,6 +203,45 @@ class TargetHealthAutoConfigurationTests {
         });
   }
 
+  @Test
+  void theReadmeExampleStartsAsWritten() throws Exception {
+    String readme = java.nio.file.Files.readString(readme());
+    int section = readme.indexOf("## Target health: cooldowns shared across instances");
+    assertThat(section).isPositive();
+    int start = readme.indexOf("```yaml\n", section) + "```yaml\n".length();
+    String yaml = readme.substring(start, readme.indexOf("```", start));
+    List<org.springframework.core.env.PropertySource<?>> sources = new org.springframework.boot.env
+        .YamlPropertySourceLoader().load("readme", new org.springframework.core.io.ByteArrayResource(
+            yaml.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+    new ApplicationContextRunner()
+        .withConfiguration(AutoConfigurations.of(ZeoCoreExecutionAutoConfiguration.class,
+            ZeoCoreConnectionsAutoConfiguration.class))
+        .withInitializer(context -> sources.forEach(context.getEnvironment().getPropertySources()::addFirst))
+        .withPropertyValues("zeocore.connections.store.path=" + temp.resolve("readme/zeocore.db"))
+        .withBean("openAiApi", io.zeocore.execution.NamedTarget.class, () -> io.zeocore.execution.NamedTarget.of(
+            "openai-api", String.class, String.class, (input, context) -> "ok"))
+        .run(context -> {
+          TargetHealth health = context.getBean(TargetHealth.class);
+          assertThat(health.store()).isNotInstanceOf(InMemoryTargetHealthStore.class);
+          assertThat(health.cooldown("openai-api")).isEqualTo(new TargetCooldown(Duration.ofMinutes(2), 5,
+              java.util.Set.of(FailureKind.TIMEOUT, FailureKind.TRANSIENT), Duration.ofMinutes(1),
+              Duration.ofSeconds(30)));
+          assertThat(health.cooldown("any-other").maxRetryAfter()).isEqualTo(Duration.ofMinutes(1));
+          assertThat(context.getBean(ExecutionPolicies.class).get("provider-health-check").ignoreCooldowns())
+              .isTrue();
+        });
+  }
+
+  /** The repository's README, found from the module's directory. */
+  private static Path readme() {
+    Path dir = Path.of("").toAbsolutePath();
+    while (dir != null && !java.nio.file.Files.exists(dir.resolve("README.md"))) {
+      dir = dir.getParent();
+    }
+    assertThat(dir).as("the repository root").isNotNull();
+    return dir.resolve("README.md");
+  }
+
   @Configuration(proxyBeanMethods = false)
   static class ChangeRecorder {
 
