@@ -82,6 +82,11 @@ public final class InMemoryTargetHealthStore implements TargetHealthStore {
         ? new Row(row.cause(), row.reason(), row.coolingUntil(), null, 0) : row);
   }
 
+  /** Forgets every cooldown and lease. */
+  public void clear() {
+    rows.clear();
+  }
+
   @Override
   public boolean local() {
     return true;

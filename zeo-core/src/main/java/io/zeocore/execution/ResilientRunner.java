@@ -527,6 +527,19 @@ public final class ResilientRunner {
       return this;
     }
 
+    /**
+     * Every source of time at once: the {@link #clock}, the {@link #sleeper} and the {@link #scheduler} of
+     * {@code time} (a test's virtual time, say). Default: {@link TimeSource#system()}.
+     */
+    public Builder timeSource(TimeSource time) {
+      Objects.requireNonNull(time, "time");
+      clock(time);
+      sleeper(time);
+      ScheduledExecutorService timers = time.scheduler();
+      this.scheduler = timers == SharedScheduler.INSTANCE ? null : timers;
+      return this;
+    }
+
     /** The jitter source. Default: uniform random. */
     public Builder jitter(JitterSource jitter) {
       this.jitter = Objects.requireNonNull(jitter, "jitter");
@@ -585,7 +598,7 @@ public final class ResilientRunner {
   }
 
   /** One daemon thread for all async timers of the JVM; cancelled timers are removed at once. */
-  private static final class SharedScheduler {
+  static final class SharedScheduler {
 
     static final ScheduledExecutorService INSTANCE = create();
 

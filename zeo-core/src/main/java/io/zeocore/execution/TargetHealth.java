@@ -426,6 +426,19 @@ public final class TargetHealth implements AutoCloseable {
     }
   }
 
+  /**
+   * Forgets every cooldown and failure count of this view, and of its store when that is an
+   * {@link InMemoryTargetHealthStore}; a shared store keeps its rows (the next refresh reads them back). For tests
+   * that share one application context: each starts with every target available.
+   */
+  public void reset() {
+    cooling.clear();
+    failures.clear();
+    if (store instanceof InMemoryTargetHealthStore memory) {
+      memory.clear();
+    }
+  }
+
   /** Waits (up to 30 s) until the store writes queued before this call have run; at once for a local store. */
   void awaitWrites() {
     ScheduledThreadPoolExecutor executor = background;

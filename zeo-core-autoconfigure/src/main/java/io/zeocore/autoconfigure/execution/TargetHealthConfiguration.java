@@ -6,6 +6,7 @@ import io.zeocore.autoconfigure.execution.ZeoCoreExecutionProperties.TargetHealt
 import io.zeocore.autoconfigure.execution.ZeoCoreExecutionProperties.TargetHealthSharing;
 import io.zeocore.autoconfigure.internal.Suggestions;
 import io.zeocore.execution.FailureKind;
+import io.zeocore.execution.MonotonicClock;
 import io.zeocore.execution.TargetCooldown;
 import io.zeocore.execution.TargetHealth;
 import io.zeocore.execution.TargetHealthStore;
@@ -31,13 +32,14 @@ final class TargetHealthConfiguration {
   /**
    * @param known every target id the application plans or registers: a cooldown for any other id is a mistake
    * @param store the store to share through, or {@code null} when the application has none
+   * @param clock the runner's clock
    */
   static TargetHealth create(ZeoCoreExecutionProperties properties, ConfiguredValues written, Set<String> known,
-      @Nullable TargetHealthStore store, ApplicationEventPublisher events) {
+      @Nullable TargetHealthStore store, MonotonicClock clock, ApplicationEventPublisher events) {
     TargetHealthSettings settings = properties.getTargetHealth();
     TargetCooldown defaults = cooldown(TARGET_HEALTH + "default-cooldown.", settings.getDefaultCooldown(),
         TargetCooldown.DEFAULT, written);
-    TargetHealth.Builder health = TargetHealth.builder().defaultCooldown(defaults)
+    TargetHealth.Builder health = TargetHealth.builder().clock(clock).defaultCooldown(defaults)
         .refreshInterval(positive(TARGET_HEALTH + "refresh-interval", settings.getRefreshInterval(), written))
         .probeLease(positive(TARGET_HEALTH + "probe-lease", settings.getProbeLease(), written))
         .listener(change -> events.publishEvent(new TargetHealthChangedEvent(change)));

@@ -12,6 +12,7 @@ import io.zeocore.execution.ResilientRunner;
 import io.zeocore.execution.TargetHealth;
 import io.zeocore.execution.TargetHealthStore;
 import io.zeocore.execution.TargetRegistry;
+import io.zeocore.execution.TimeSource;
 import io.zeocore.execution.ZeoCoreExecutions;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -37,7 +38,8 @@ import org.springframework.core.io.ResourceLoader;
  * execution: the {@link ExecutionPolicies} bound from {@code zeocore.execution.*}, the {@link TargetRegistry} of the
  * application's {@link NamedTarget} beans, a shared {@link ResilientRunner} whose runs are all published as events
  * ({@link ExecutionEventPublisher}) and classified by the {@link ExceptionClassifier} bean when there is one, and
- * {@link ZeoCoreExecutions}, the {@link TargetHealth} its runs consult, with {@link ZeoCoreTarget @ZeoCoreTarget} bean methods registered as targets and, when
+ * {@link ZeoCoreExecutions}, the {@link TargetHealth} its runs consult (both on the {@link TimeSource} bean when the
+ * application, or a test's virtual time, defines one), with {@link ZeoCoreTarget @ZeoCoreTarget} bean methods registered as targets and, when
  * reactor-core is on the class path, {@link ZeoCoreReactiveExecutions}. Switched off by {@code zeocore.execution.enabled=false}; each bean backs off when the
  * application defines its own.
  *
@@ -87,7 +89,7 @@ public final class ZeoCoreExecutionAutoConfiguration {
   @ConditionalOnBooleanProperty(name = "zeocore.execution.target-health.enabled", matchIfMissing = true)
   TargetHealth zeoCoreTargetHealth(ZeoCoreExecutionProperties properties, Environment environment,
       ExecutionPolicies policies, TargetRegistry targets, ObjectProvider<SubprocessProviders> providers,
-      ObjectProvider<TargetHealthStore> store, ApplicationEventPublisher events) {
+      ObjectProvider<TargetHealthStore> store, ObjectProvider<TimeSource> time, ApplicationEventPublisher events) {
     Set<String> known = new java.util.TreeSet<>(targets.ids());
     SubprocessProviders subprocessProviders = providers.getIfAvailable();
     if (subprocessProviders != null) {
@@ -95,17 +97,18 @@ public final class ZeoCoreExecutionAutoConfiguration {
     }
     policies.asMap().values().forEach(policy -> known.addAll(policy.attemptTargets()));
     return TargetHealthConfiguration.create(properties, ConfiguredValues.of(environment), known,
-        store.getIfAvailable(), events);
+        store.getIfAvailable(), time.getIfAvailable(TimeSource::system), events);
   }
 
   @Bean
   @ConditionalOnMissingBean
   ResilientRunner zeoCoreResilientRunner(ObjectProvider<ExceptionClassifier> classifier,
       ObjectProvider<AttemptListener> listeners, ObjectProvider<ResilientRunnerCustomizer> customizers,
-      ObjectProvider<TargetHealth> targetHealth) {
+      ObjectProvider<TargetHealth> targetHealth, ObjectProvider<TimeSource> time) {
     ResilientRunner.Builder runner = ResilientRunner.builder()
         .exceptionClassifier(classifier.getIfAvailable(ExceptionClassifier::defaults))
         .targetHealth(targetHealth.getIfAvailable());
+    time.ifAvailable(runner::timeSource); // a test's virtual time; real time otherwise
     listeners.orderedStream().forEach(runner::listener);
     customizers.orderedStream().forEach(customizer -> customizer.customize(runner));
     return runner.build();
