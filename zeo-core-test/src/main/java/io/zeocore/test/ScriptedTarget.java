@@ -190,6 +190,26 @@ public final class ScriptedTarget<T> {
     }).withExecutionMode(mode);
   }
 
+  /**
+   * Plays the next step for {@code context} as a sync call does ({@link #sync()}): for wrappers such as the Spring
+   * test annotation's registered targets.
+   */
+  public T call(AttemptContext context) throws Exception {
+    return callSync(context);
+  }
+
+  /** Forgets every step and call: the script starts empty again. */
+  public ScriptedTarget<T> reset() {
+    steps.clear();
+    calls.clear();
+    return this;
+  }
+
+  /** The type of the answers. */
+  public Class<T> responseType() {
+    return responseType;
+  }
+
   private T callSync(AttemptContext context) throws Exception {
     Step<T> step = step(context);
     Duration timeout = context.timeout();
