@@ -11,6 +11,7 @@ import io.zeocore.autoconfigure.execution.AttemptRecordedEvent;
 import io.zeocore.autoconfigure.execution.ExecutionCompletedEvent;
 import io.zeocore.autoconfigure.execution.TargetHealthChangedEvent;
 import io.zeocore.autoconfigure.execution.ZeoCoreExecutionProperties;
+import io.zeocore.autoconfigure.faults.ZeoCoreFaultsProperties;
 import io.zeocore.autoconfigure.llm.ZeoCoreLlmProperties;
 import io.zeocore.autoconfigure.springai.ZeoCoreSpringAiProperties;
 import io.zeocore.autoconfigure.subprocess.ZeoCoreSubprocessProperties;
@@ -112,7 +113,8 @@ final class ZeoCoreRuntimeHints implements RuntimeHintsRegistrar {
         @Nullable ClassLoader classLoader) {
       CONFIGURATION_METADATA.forEach(hints.resources()::registerPattern);
       BindableRuntimeHintsRegistrar.forTypes(ZeoCoreExecutionProperties.class, ZeoCoreSubprocessProperties.class,
-          ZeoCoreLlmProperties.class, ZeoCoreActuatorProperties.class, ZeoCoreSpringAiProperties.class)
+          ZeoCoreLlmProperties.class, ZeoCoreActuatorProperties.class, ZeoCoreSpringAiProperties.class,
+          ZeoCoreFaultsProperties.class)
           .registerHints(hints, classLoader);
       binding.registerReflectionHints(hints.reflection(), ResilientExecutionResult.class, AttemptRecord.class,
           ExecutionPolicy.class, CapabilityResult.class, ExecutionCompletedEvent.class, AttemptRecordedEvent.class,

@@ -21,7 +21,7 @@ class ConfigurationMetadataTests {
       "zeocore.connections.authorization.trust-roots", "zeocore.connections.custody.key-store",
       "zeocore.connections.custody.password", "zeocore.connections.store.password",
       "zeocore.connections.store.url", "zeocore.connections.store.username", "zeocore.llm.openai.api-key",
-      "zeocore.execution.target-health.instance-id",
+      "zeocore.execution.target-health.instance-id", "zeocore.faults.profile",
       "zeocore.llm.openai.organization");
 
   @Test

@@ -54,6 +54,9 @@ record Failure(FailureKind kind, boolean dispatchStarted, @Nullable Duration ret
       BooleanSupplier hostCancelled) {
     Throwable error = unwrap(thrown);
     Class<?> type = error.getClass();
+    if (error instanceof InjectedFault injected) {
+      return new Failure(injected.kind(), false, injected.retryAfter().orElse(null), type, MachineCodes.FAULT_INJECTED);
+    }
     if (error instanceof AttemptError attemptError) {
       return new Failure(attemptError.kind(), attemptError.dispatchStarted(), attemptError.retryAfter().orElse(null),
           type);

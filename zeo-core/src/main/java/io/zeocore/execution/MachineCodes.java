@@ -61,6 +61,13 @@ public final class MachineCodes {
    */
   public static final String TARGET_COOLING = "ZEO_EXEC_TARGET_COOLING";
 
+  /**
+   * ZeoCore's own code, not the reference's (so not in {@link #ALL}): the attempt's failure was injected by fault
+   * injection ({@link InjectedFault}), not produced by its target, which was not called; the record keeps the injected
+   * kind and {@code dispatchStarted=false}. A run that ends on it carries it as its terminal code.
+   */
+  public static final String FAULT_INJECTED = "ZEO_EXEC_FAULT_INJECTED";
+
   /** All fourteen codes of the reference, the nine failure codes first in {@link FailureKind} order. */
   public static final List<String> ALL = List.of(TIMEOUT, TRANSIENT, RATE_LIMIT, MALFORMED_RESPONSE, VALIDATION,
       AUTHORIZATION, AUTHENTICATION, CANCELLED, PERMANENT, EFFECTFUL_REQUIRES_PERSISTENCE, TARGET_UNAVAILABLE,

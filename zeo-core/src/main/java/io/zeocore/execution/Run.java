@@ -371,8 +371,8 @@ final class Run<T, X extends ExecutionTarget<?>> {
    * kept from calls by the cooldown (every run skips it), so the fallback need not wait.
    */
   private boolean coolsInstead(int n, Failure failure) {
-    if (health == null || policy.ignoreCooldowns()) {
-      return false;
+    if (health == null || policy.ignoreCooldowns() || failure.ownCode() != null) {
+      return false; // an injected or never-started failure cools nothing
     }
     String failed = policy.attemptTargets().get(n - 1);
     return !failed.equals(policy.attemptTargets().get(n))

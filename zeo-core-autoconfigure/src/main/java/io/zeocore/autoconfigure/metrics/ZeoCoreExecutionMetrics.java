@@ -8,9 +8,11 @@ import io.micrometer.core.instrument.Timer;
 import io.zeocore.autoconfigure.execution.AttemptRecordedEvent;
 import io.zeocore.autoconfigure.execution.ExecutionCompletedEvent;
 import io.zeocore.autoconfigure.execution.TargetHealthChangedEvent;
+import io.zeocore.autoconfigure.faults.FaultInjectedEvent;
 import io.zeocore.execution.AttemptOutcome;
 import io.zeocore.execution.AttemptRecord;
 import io.zeocore.execution.FailureKind;
+import io.zeocore.execution.MachineCodes;
 import io.zeocore.execution.ModelUsage;
 import io.zeocore.execution.StreamEvidence;
 import io.zeocore.execution.TargetHealth;
@@ -25,8 +27,11 @@ import org.springframework.context.event.EventListener;
  * starter's {@code ResilientRunner}, also through {@code ZeoCoreExecutions}) in Micrometer:
  * <ul>
  *   <li>{@code zeocore.execution.attempts} (counter), tags {@code policy}, {@code target}, {@code outcome}
- *       ({@code succeeded}/{@code failed}) and {@code failure.kind} (the kind's wire value, {@code none} for a
- *       success);</li>
+ *       ({@code succeeded}/{@code failed}/{@code skipped}), {@code failure.kind} (the kind's wire value, {@code none}
+ *       for a success) and {@code injected} ({@code true} for a failure fault injection made up,
+ *       {@code ZEO_EXEC_FAULT_INJECTED});</li>
+ *   <li>{@code zeocore.faults.injected} (counter of faults injected by {@code zeocore.faults}, latency included),
+ *       tags {@code target} and {@code fault} (the kind, {@code hang} or {@code latency});</li>
  *   <li>{@code zeocore.execution.duration} (timer of the run's total elapsed time), tags {@code policy} and
  *       {@code outcome} (the terminal outcome's wire value, e.g. {@code failed_safe});</li>
  *   <li>{@code zeocore.execution.calls} (counter of runs), tags {@code policy} and {@code kind}:
@@ -72,6 +77,8 @@ public final class ZeoCoreExecutionMetrics {
   public static final String TARGET_TRANSITIONS = "zeocore.execution.target.transitions";
   /** Name of the gauge of targets that are not available (cooling, or awaiting their probe). */
   public static final String TARGET_UNAVAILABLE = "zeocore.execution.target.unavailable";
+  /** Name of the counter of injected faults ({@code zeocore.faults}). */
+  public static final String FAULTS_INJECTED = "zeocore.faults.injected";
   /** Name of the token usage summary. */
   public static final String TOKENS = "zeocore.execution.tokens";
 
@@ -98,6 +105,7 @@ public final class ZeoCoreExecutionMetrics {
         .tag("target", attempt.targetId())
         .tag("outcome", attempt.outcome().wireValue())
         .tag("failure.kind", attempt.failureKind() != null ? attempt.failureKind().wireValue() : "none")
+        .tag("injected", String.valueOf(MachineCodes.FAULT_INJECTED.equals(attempt.machineCode())))
         .register(registry)
         .increment();
     if (attempt.outcome() == AttemptOutcome.SKIPPED) {
@@ -162,6 +170,17 @@ public final class ZeoCoreExecutionMetrics {
         .tag("gen_ai.token.type", type)
         .register(registry)
         .record(tokens);
+  }
+
+  /** Counts one injected fault. */
+  @EventListener
+  public void faultInjected(FaultInjectedEvent event) {
+    Counter.builder(FAULTS_INJECTED)
+        .description("Faults injected into target calls by zeocore.faults (never a provider's failure)")
+        .tag("target", event.targetId())
+        .tag("fault", event.fault())
+        .register(registry)
+        .increment();
   }
 
   /** Counts one target health change. */
