@@ -52,7 +52,7 @@ class EffectFixtureTest {
       assertThat(effects.state(lost.effectId())).isEqualTo(EffectState.AMBIGUOUS);
 
       EffectRecovery.Sweep second = effects.recoverNow(reconciler);
-      assertThat(second.succeeded()).isEqualTo(1);
+      assertThat(second.succeeded()).as("%s", second).isEqualTo(1);
       assertThat(effects.state(lost.effectId())).isEqualTo(EffectState.SUCCEEDED);
       assertThat(provider.requests()).as("dispatched once, ever").hasSize(1);
     }
