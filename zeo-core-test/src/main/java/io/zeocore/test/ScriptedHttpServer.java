@@ -127,6 +127,15 @@ public final class ScriptedHttpServer implements AutoCloseable {
     return this;
   }
 
+  /** Forgets the script and the requests received: for a server shared by several tests. */
+  public ScriptedHttpServer reset() {
+    script.clear();
+    synchronized (requests) {
+      requests.clear();
+    }
+    return this;
+  }
+
   /** {@code http://127.0.0.1:<port>}. */
   public URI baseUrl() {
     return URI.create("http://" + server.getAddress().getAddress().getHostAddress() + ":"
