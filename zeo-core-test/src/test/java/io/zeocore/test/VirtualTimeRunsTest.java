@@ -53,7 +53,9 @@ class VirtualTimeRunsTest {
         .tookExactly(Duration.ofSeconds(8 + 4 + 6 + 3));
     assertThat(result).attempt(1).lasted(Duration.ofSeconds(8)).hadTimeout(Duration.ofSeconds(8));
     assertThat(result).attempt(3).startedAfter(Duration.ofSeconds(18)).hadTimeout(Duration.ofSeconds(8));
-    assertThat(real).as("real time spent").isLessThan(Duration.ofMillis(100));
+    // the plan waits 21 s of virtual time; on a loaded machine the first run still takes only milliseconds of real
+    // time (surefire reports this test's time), so the bound here is generous: no real waiting happened
+    assertThat(real).as("real time spent").isLessThan(Duration.ofSeconds(3));
   }
 
   @Test

@@ -22,7 +22,8 @@ class ClasspathChecksTest {
       "runner, io.zeocore.classpath.RunnerProgram",
       "connections, io.zeocore.classpath.ConnectionsProgram",
       "spring-ai, io.zeocore.classpath.SpringAiProgram",
-      "spring-boot-runner, io.zeocore.classpath.SpringBootRunnerProgram"})
+      "spring-boot-runner, io.zeocore.classpath.SpringBootRunnerProgram",
+      "test-kit, io.zeocore.classpath.TestKitProgram"})
   void eachArtifactRunsOnExactlyItsDeclaredDependencies(String artifact, String program) throws Exception {
     String resolved = Files.readString(Path.of("..", artifact, "target", "runtime.classpath")).strip();
     String classPath = resolved + File.pathSeparator + Path.of("target", "test-classes").toAbsolutePath();
