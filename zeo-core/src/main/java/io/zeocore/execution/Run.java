@@ -329,8 +329,9 @@ final class Run<T, X extends ExecutionTarget<?>> {
   }
 
   /**
-   * Tells the target health of a failed attempt; an enforced attempt that was never started
-   * ({@link MachineCodes#NOT_STARTED}) says nothing about its target and is not counted.
+   * Tells the target health of a failed attempt. A failure with its own code says nothing about its target and is not
+   * counted: an enforced attempt that was never started ({@link MachineCodes#NOT_STARTED}) or a failure fault injection
+   * made up ({@link MachineCodes#FAULT_INJECTED}); as a probe it only gives the lease back.
    */
   private void observeFailure(Proceed<T> attempt, Failure failure) {
     if (health != null && (failure.ownCode() == null || attempt.admission().probe)) {
