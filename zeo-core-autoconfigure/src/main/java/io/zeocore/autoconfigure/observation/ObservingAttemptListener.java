@@ -4,6 +4,7 @@ import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
 import io.zeocore.execution.AttemptContext;
 import io.zeocore.execution.AttemptListener;
+import io.zeocore.execution.AttemptOutcome;
 import io.zeocore.execution.AttemptRecord;
 import io.zeocore.execution.ExecutionPolicy;
 import io.zeocore.execution.ResilientExecutionResult;
@@ -24,6 +25,12 @@ import org.jspecify.annotations.Nullable;
  * the call returns. The run's execution id is the runner's, shared with the starter's events and log MDC.
  */
 public final class ObservingAttemptListener implements AttemptListener {
+
+  /**
+   * The name of the event on a run's observation for each planned position skipped because its target was cooling
+   * down ({@code ZEO_EXEC_TARGET_COOLING}); its contextual name names the target.
+   */
+  public static final String SKIPPED_EVENT = "zeocore.target.skipped";
 
   private static final ExecutionObservationConvention DEFAULT_RUN = new DefaultExecutionObservationConvention();
   private static final AttemptObservationConvention DEFAULT_ATTEMPT = new DefaultAttemptObservationConvention();
@@ -98,6 +105,11 @@ public final class ObservingAttemptListener implements AttemptListener {
 
     @Override
     public void attemptFinished(ExecutionPolicy policy, AttemptRecord record) {
+      if (record.outcome() == AttemptOutcome.SKIPPED) {
+        // no call, so no attempt observation: an event on the run (a span annotation), with the target id only
+        run.event(Observation.Event.of(SKIPPED_EVENT, "target " + record.targetId() + " skipped: cooling down"));
+        return;
+      }
       Observation ended = attempt;
       AttemptObservationContext endedContext = attemptContext;
       if (ended != null && endedContext != null) { // both set when an attempt starts

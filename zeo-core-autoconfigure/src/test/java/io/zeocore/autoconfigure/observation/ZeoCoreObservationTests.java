@@ -83,6 +83,43 @@ class ZeoCoreObservationTests {
   }
 
   @Test
+  void aSkippedCoolingTargetIsAnEventOfTheRunNotAnAttemptObservation() {
+    List<Observation.Event> events = new java.util.concurrent.CopyOnWriteArrayList<>();
+    registry.observationConfig().observationHandler(new io.micrometer.observation.ObservationHandler<>() {
+      @Override
+      public void onEvent(Observation.Event event, Observation.Context context) {
+        events.add(event);
+      }
+
+      @Override
+      public boolean supportsContext(Observation.Context context) {
+        return true;
+      }
+    });
+    io.zeocore.execution.TargetHealth health = io.zeocore.execution.TargetHealth.inMemory();
+    ResilientRunner cooling = runner.toBuilder().targetHealth(health).build();
+    ExecutionPolicy policy = ExecutionPolicy.builder().name("summarize").totalTimeout(Duration.ofSeconds(5))
+        .attemptTimeout(Duration.ofSeconds(1)).attemptTargets("ollama-local", "openai-api").build();
+    SyncExecutionTarget<String> limited = SyncExecutionTarget.of("ollama-local", String.class, context -> {
+      throw new AttemptError(FailureKind.RATE_LIMIT, true, Duration.ofSeconds(30));
+    });
+    SyncExecutionTarget<String> fallback = SyncExecutionTarget.of("openai-api", String.class, context -> "ok");
+    cooling.runSync(policy, Map.of("ollama-local", limited, "openai-api", fallback));
+    started.clear();
+    events.clear();
+
+    cooling.runSync(policy, Map.of("ollama-local", limited, "openai-api", fallback));
+
+    assertThat(contexts(DefaultAttemptObservationConvention.NAME)).singleElement()
+        .satisfies(attempt -> assertThat(attempt.getLowCardinalityKeyValue("target").getValue())
+            .isEqualTo("openai-api"));
+    assertThat(events).singleElement().satisfies(event -> {
+      assertThat(event.getName()).isEqualTo(ObservingAttemptListener.SKIPPED_EVENT);
+      assertThat(event.getContextualName()).isEqualTo("target ollama-local skipped: cooling down");
+    });
+  }
+
+  @Test
   void anAsyncRunThatTimesOutKeepsItsParentAcrossTheScheduler() {
     ExecutionPolicy policy = ExecutionPolicy.builder().name("slow").totalTimeout(Duration.ofMillis(150))
         .attemptTimeout(Duration.ofMillis(50)).attemptTargets("hanging").build();
