@@ -25,7 +25,8 @@ import org.springframework.context.ApplicationEventPublisherAware;
 /**
  * Wraps the registered targets named under {@code zeocore.faults.targets} in the application's
  * {@link TargetRegistry}: at the configured rate a call is replaced by an {@link InjectedFault} of the configured kind
- * (the target is not called), or hangs for its whole attempt timeout and then fails {@code timeout} (injected), or is
+ * (the target is not called), or hangs for its attempt timeout (an async target for nine tenths of it, so that the
+ * injected failure comes before the runner's own timer) and then fails {@code timeout} (injected), or is
  * delayed by the configured latency and then made. Only the runner's registered targets are wrapped: effects never go
  * through the registry, so they are never faulted.
  */
@@ -107,9 +108,8 @@ final class FaultInjectingTargets implements BeanPostProcessor, ApplicationEvent
     }
     if (fault.isHang()) {
       published(id, "hang");
-      // fails shortly before the runner's own timer, so that the record says injected
-      long timeout = context.timeout().toMillis();
-      long millis = Math.max(0, timeout - Math.min(25, timeout / 10));
+      // fails at nine tenths of the attempt timeout, before the runner's own timer, so that the record says injected
+      long millis = context.timeout().toMillis() * 9 / 10;
       CompletableFuture<T> hung = new CompletableFuture<>();
       CompletableFuture.delayedExecutor(millis, TimeUnit.MILLISECONDS)
           .execute(() -> hung.completeExceptionally(new InjectedFault(FailureKind.TIMEOUT, null)));

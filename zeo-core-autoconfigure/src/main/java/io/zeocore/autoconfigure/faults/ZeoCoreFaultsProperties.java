@@ -61,7 +61,10 @@ public class ZeoCoreFaultsProperties {
     /** Latency added before the real call (the call then happens). Default: none. */
     private @Nullable Duration latency;
 
-    /** Whether the call hangs: it spends the attempt's whole timeout, then fails timeout (injected). Default: false. */
+    /**
+     * Whether the call hangs: it spends the attempt timeout (an async target nine tenths of it), then fails timeout
+     * (injected). Default: false.
+     */
     private boolean hang;
 
     public double getRate() {
