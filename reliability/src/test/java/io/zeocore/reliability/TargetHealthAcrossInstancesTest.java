@@ -266,6 +266,9 @@ class TargetHealthAcrossInstancesTest {
       .totalTimeout(Duration.ofSeconds(20)).attemptTimeout(Duration.ofMillis(300))
       .attemptTargets("primary", "fallback").build();
 
+  /** Attempts long enough for a cold JVM's first HTTP call on a busy machine. */
+  private static final ExecutionPolicy PATIENT_PLAN = PLAN.toBuilder().attemptTimeout(Duration.ofSeconds(10)).build();
+
   @Test
   void aCooldownSurvivesARestartOfEveryInstanceOnTheSharedStore() throws Exception {
     Provider primary = new Provider(n -> new Answer(429, "{}", "60", 0));
@@ -274,7 +277,7 @@ class TargetHealthAcrossInstancesTest {
     try (JdbcConnectionStore store = JdbcConnectionStore.openSqlite(file);
         TargetHealth health = TargetHealth.builder().store(store.targetHealth()).build()) {
       ResilientExecutionResult<String> run = ResilientRunner.builder().targetHealth(health).build()
-          .runSync(PLAN, targets(primary, fallback, Duration.ofSeconds(5)));
+          .runSync(PATIENT_PLAN, targets(primary, fallback, Duration.ofSeconds(5)));
       assertThat(run.attempts().get(0).failureKind()).isEqualTo(FailureKind.RATE_LIMIT);
     } // every instance stops; the writes were flushed on close
     try (JdbcConnectionStore store = JdbcConnectionStore.openSqlite(file);
@@ -284,7 +287,7 @@ class TargetHealthAcrossInstancesTest {
         assertThat(state.coolingLeft()).isGreaterThan(Duration.ofSeconds(30));
       });
       ResilientExecutionResult<String> run = ResilientRunner.builder().targetHealth(health).build()
-          .runSync(PLAN, targets(primary, fallback, Duration.ofSeconds(5)));
+          .runSync(PATIENT_PLAN, targets(primary, fallback, Duration.ofSeconds(5)));
       assertThat(run.attempts().get(0).outcome()).isEqualTo(AttemptOutcome.SKIPPED);
       assertThat(run.selectedTargetId()).isEqualTo("fallback");
     }
@@ -319,11 +322,11 @@ class TargetHealthAcrossInstancesTest {
 
       primary.answer = n -> ok();
       awaitStatus(b, TargetHealth.Status.PROBE_DUE);
-      ResilientExecutionResult<String> probe = runnerB.runSync(PLAN, targets);
+      ResilientExecutionResult<String> probe = runnerB.runSync(PATIENT_PLAN, targets);
       assertThat(probe.selectedTargetId()).isEqualTo("primary");
       assertThat(b.states()).isEmpty();
       awaitEmpty(a);
-      assertThat(runnerA.runSync(PLAN, targets).selectedTargetId()).isEqualTo("primary");
+      assertThat(runnerA.runSync(PATIENT_PLAN, targets).selectedTargetId()).isEqualTo("primary");
       assertThat(primary.requests).hasSize(5);
     }
   }

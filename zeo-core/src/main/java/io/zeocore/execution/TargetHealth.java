@@ -81,6 +81,8 @@ public final class TargetHealth implements AutoCloseable {
   private final @Nullable ScheduledThreadPoolExecutor background;
   private final Map<String, Cooling> cooling = new ConcurrentHashMap<>();
   private final Map<String, FailureWindow> failures = new ConcurrentHashMap<>();
+  /** When this instance reopened a target (this clock), until a refresh that began later has read the store. */
+  private final Map<String, Long> reopened = new ConcurrentHashMap<>();
   private volatile boolean storeFailing;
 
   private TargetHealth(Builder builder) {
@@ -265,6 +267,9 @@ public final class TargetHealth implements AutoCloseable {
       return;
     }
     Cooling ended = cooling.remove(targetId);
+    if (ended != null && background != null) {
+      reopened.put(targetId, clock.nanoTime()); // a refresh already reading must not bring it back
+    }
     String probeHolder = admission.probe ? holder : null;
     if (admission.probe || ended != null) {
       write(() -> store.reopen(targetId, probeHolder));
@@ -371,6 +376,10 @@ public final class TargetHealth implements AutoCloseable {
       long until = now + SaturatingDurations.toNanos(entry.coolingLeft());
       boolean leasedElsewhere = entry.probeHolder() != null && !holder.equals(entry.probeHolder());
       long blocked = leasedElsewhere ? now + SaturatingDurations.toNanos(entry.probeLeaseLeft()) : 0;
+      Long reopenedAt = reopened.get(entry.targetId());
+      if (reopenedAt != null && reopenedAt >= readStart) {
+        continue; // reopened here while the store was read: its delete is queued behind this read
+      }
       cooling.compute(entry.targetId(), (id, state) -> {
         if (state == null) {
           if (!entry.coolingLeft().isZero()) {
@@ -397,6 +406,8 @@ public final class TargetHealth implements AutoCloseable {
             true));
       }
     }
+    // reopenings made before this read began had their deletes applied before it: the store now speaks for them
+    reopened.values().removeIf(at -> at < readStart);
     changes.forEach(this::notify);
   }
 
@@ -434,6 +445,7 @@ public final class TargetHealth implements AutoCloseable {
   public void reset() {
     cooling.clear();
     failures.clear();
+    reopened.clear();
     if (store instanceof InMemoryTargetHealthStore memory) {
       memory.clear();
     }

@@ -362,6 +362,50 @@ class TargetHealthTest {
   }
 
   @Test
+  void aRefreshThatReadTheStoreBeforeAProbeAnsweredDoesNotBringTheTargetBack() throws Exception {
+    InMemoryTargetHealthStore memory = new InMemoryTargetHealthStore(clock);
+    SharedStore shared = new SharedStore(memory);
+    try (TargetHealth health = health().store(shared).refreshInterval(Duration.ofHours(1)).build()) {
+      Scripted primary = new Scripted("primary", rateLimited(Duration.ofSeconds(5)), "answer");
+      Scripted fallback = new Scripted("fallback", "fallback answer");
+      Map<String, SyncExecutionTarget<String>> targets = targets(primary.target(), fallback.target());
+      ResilientRunner runner = runner(health);
+      runner.runSync(plan("primary", "fallback"), targets);
+      health.awaitWrites();
+      clock.advance(Duration.ofSeconds(6));
+
+      // a refresh reads the store (the row is still there) while the probe answers and reopens the target
+      java.util.concurrent.CountDownLatch reading = new java.util.concurrent.CountDownLatch(1);
+      java.util.concurrent.CountDownLatch answered = new java.util.concurrent.CountDownLatch(1);
+      shared.duringRead = () -> {
+        reading.countDown();
+        try {
+          answered.await(30, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      };
+      List<TargetHealthStore.Entry> stale = memory.read();
+      assertThat(stale).hasSize(1);
+      Thread refresher = new Thread(health::refresh);
+      refresher.start();
+      assertThat(reading.await(30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+      shared.readResult = stale;
+      assertThat(runner.runSync(plan("primary", "fallback"), targets).selectedTargetId()).isEqualTo("primary");
+      answered.countDown();
+      refresher.join(30_000);
+
+      assertThat(health.states()).as("the stale read does not undo the reopening").isEmpty();
+      shared.duringRead = null;
+      shared.readResult = null;
+      health.awaitWrites();
+      health.refresh();
+      assertThat(health.states()).isEmpty();
+      assertThat(memory.read()).isEmpty();
+    }
+  }
+
+  @Test
   void aNewViewHonoursTheCooldownsAlreadyInTheStore() {
     InMemoryTargetHealthStore memory = new InMemoryTargetHealthStore(clock);
     memory.coolDown("primary", Duration.ofSeconds(9), FailureKind.RATE_LIMIT, CoolingReason.RETRY_AFTER);
@@ -439,6 +483,10 @@ class TargetHealthTest {
 
     final InMemoryTargetHealthStore delegate;
     volatile boolean fail;
+    /** Runs inside {@link #read()} before it answers, when set. */
+    volatile @Nullable Runnable duringRead;
+    /** What {@link #read()} answers instead of the store's rows, when set (a read made earlier). */
+    volatile @Nullable List<Entry> readResult;
 
     SharedStore(InMemoryTargetHealthStore delegate) {
       this.delegate = delegate;
@@ -453,7 +501,13 @@ class TargetHealthTest {
     @Override
     public List<Entry> read() {
       check();
-      return delegate.read();
+      List<Entry> rows = delegate.read();
+      Runnable during = duringRead;
+      if (during != null) {
+        during.run();
+      }
+      List<Entry> instead = readResult;
+      return instead != null ? instead : rows;
     }
 
     @Override
