@@ -33,6 +33,11 @@ final class Run<T, X extends ExecutionTarget<?>> {
   private final long attemptNanos;
   private final List<AttemptRecord> attempts;
   private final @Nullable TargetHealth health;
+  /**
+   * What the target health decided for the attempt now running (whether it is its target's probe): kept here, not in
+   * {@link Proceed}, which fits its 24 bytes without it; attempts of one run are sequential.
+   */
+  private TargetHealth.Admission admission = TargetHealth.Admission.CALL;
   private long start;
 
   Run(ExecutionPolicy policy, Map<String, X> targets, CancellationToken token, String executionId,
@@ -141,8 +146,7 @@ final class Run<T, X extends ExecutionTarget<?>> {
 
   record Stop<T>(ResilientExecutionResult<T> result) implements Gate<T> {}
 
-  /** An attempt that may call its target; {@code admission} says whether it is its target's probe. */
-  record Proceed<T>(AttemptContext context, long startedNanos, TargetHealth.Admission admission) implements Gate<T> {}
+  record Proceed<T>(AttemptContext context, long startedNanos) implements Gate<T> {}
 
   /**
    * Everything that happens before attempt number {@code n}: budget gate, cancellation gate, preflight, the target's
@@ -182,16 +186,16 @@ final class Run<T, X extends ExecutionTarget<?>> {
       return new Stop<>(finish(ResilientExecutionResult.terminal(nonRetryableOutcome(preflight), attempts, preflight,
           preflight.machineCode(), Duration.ofNanos(elapsed), executionId)));
     }
-    TargetHealth.Admission admission = TargetHealth.Admission.CALL;
+    TargetHealth.Admission decided = TargetHealth.Admission.CALL;
     if (health != null) {
-      admission = health.admit(targetId, policy.ignoreCooldowns());
-      if (admission.skips()) {
+      decided = health.admit(targetId, policy.ignoreCooldowns());
+      if (decided.skips()) {
         Duration at = Duration.ofNanos(elapsed);
         record(new AttemptRecord(n, targetId, target(targetId).executionMode(), at, at, Duration.ZERO, false,
-            AttemptOutcome.SKIPPED, admission.cause(), MachineCodes.TARGET_COOLING, Duration.ZERO, null, null));
+            AttemptOutcome.SKIPPED, decided.cause(), MachineCodes.TARGET_COOLING, Duration.ZERO, null, null));
         if (n >= policy.maxAttempts()) {
           return new Stop<>(finish(ResilientExecutionResult.terminal(ExecutionOutcome.EXHAUSTED, attempts,
-              admission.cause(), MachineCodes.TARGET_COOLING, Duration.ofNanos(elapsed), executionId)));
+              decided.cause(), MachineCodes.TARGET_COOLING, Duration.ofNanos(elapsed), executionId)));
         }
         return null;
       }
@@ -209,7 +213,8 @@ final class Run<T, X extends ExecutionTarget<?>> {
         listenerThrew(listener, listenerFailure, "; the run continues");
       }
     }
-    return new Proceed<>(context, started, admission);
+    this.admission = decided;
+    return new Proceed<>(context, started);
   }
 
   /** A target's call: {@code invoke} of a sync or async invocation. */
@@ -265,7 +270,7 @@ final class Run<T, X extends ExecutionTarget<?>> {
         Duration.ofNanos(attempt.startedNanos()), Duration.ofNanos(ended), attempt.context().timeout(), true,
         AttemptOutcome.SUCCEEDED, null, null, Duration.ZERO, attempt.context().usage(), stream));
     if (health != null) {
-      health.answered(target.targetId(), attempt.admission(), policy.ignoreCooldowns());
+      health.answered(target.targetId(), admission, policy.ignoreCooldowns());
     }
     return finish(new ResilientExecutionResult<>(ExecutionOutcome.SUCCEEDED, value, attempts, target.targetId(),
         target.executionMode(), null, null, Duration.ofNanos(ended), null, executionId));
@@ -334,8 +339,8 @@ final class Run<T, X extends ExecutionTarget<?>> {
    * made up ({@link MachineCodes#FAULT_INJECTED}); as a probe it only gives the lease back.
    */
   private void observeFailure(Proceed<T> attempt, Failure failure) {
-    if (health != null && (failure.ownCode() == null || attempt.admission().probe)) {
-      health.failed(attempt.context().targetId(), attempt.admission(),
+    if (health != null && (failure.ownCode() == null || admission.probe)) {
+      health.failed(attempt.context().targetId(), admission,
           failure.ownCode() == null ? failure.kind() : FailureKind.CANCELLED, failure.retryAfter(),
           policy.ignoreCooldowns());
     }
