@@ -21,10 +21,7 @@ class ReadmeTestingYourPlansTest {
 
   @Test
   void theReadmeExampleIsTheTestBelowAsWritten() throws Exception {
-    Path dir = Path.of("").toAbsolutePath();
-    while (!Files.exists(dir.resolve("README.md"))) {
-      dir = dir.getParent();
-    }
+    Path dir = repository();
     String readme = Files.readString(dir.resolve("README.md"));
     int section = readme.indexOf("## Testing your plans");
     int start = readme.indexOf("```java\n", section) + "```java\n".length();
@@ -32,6 +29,15 @@ class ReadmeTestingYourPlansTest {
     String source = Files.readString(dir.resolve(
         "zeo-core-test/src/test/java/io/zeocore/test/ReadmeTestingYourPlansTest.java"));
     assertThat(source).contains(example);
+  }
+
+  /** The repository's root: the first directory up from the module's that holds the README. */
+  static Path repository() {
+    Path dir = Path.of("").toAbsolutePath();
+    while (!Files.exists(dir.resolve("README.md"))) {
+      dir = dir.getParent();
+    }
+    return dir;
   }
 }
 
@@ -85,11 +91,7 @@ class ReadmeFailureMessageTest {
     AssertionError failure = org.junit.jupiter.api.Assertions.assertThrows(AssertionError.class,
         () -> assertThat(result).answeredBy("primary"));
 
-    Path dir = Path.of("").toAbsolutePath();
-    while (!Files.exists(dir.resolve("README.md"))) {
-      dir = dir.getParent();
-    }
-    String readme = Files.readString(dir.resolve("README.md"));
+    String readme = Files.readString(ReadmeTestingYourPlansTest.repository().resolve("README.md"));
     int shown = readme.indexOf("A failing assertion prints the run");
     int start = readme.indexOf("```\n", shown) + 4;
     String message = readme.substring(start, readme.indexOf("```", start)).strip();

@@ -41,6 +41,11 @@ final class FaultInjectingTargets implements BeanPostProcessor, ApplicationEvent
     this.faults = Map.copyOf(faults);
   }
 
+  /** The ids of the targets that get faults. */
+  java.util.Set<String> faultedIds() {
+    return faults.keySet();
+  }
+
   @Override
   public void setApplicationEventPublisher(ApplicationEventPublisher events) {
     this.events = events;

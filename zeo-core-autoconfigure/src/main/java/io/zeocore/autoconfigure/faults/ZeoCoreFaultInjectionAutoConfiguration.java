@@ -80,17 +80,15 @@ public final class ZeoCoreFaultInjectionAutoConfiguration {
   /** Refuses a faulted target that an effectful policy plans (a policies bean of the application's may hold one). */
   @Bean
   static SmartInitializingSingleton zeoCoreFaultInjectionPolicyCheck(ObjectProvider<ExecutionPolicies> policies,
-      Environment environment) {
+      FaultInjectingTargets faults) {
     return () -> {
-      ZeoCoreFaultsProperties faults = Binder.get(environment).bind("zeocore.faults", ZeoCoreFaultsProperties.class)
-          .orElseGet(ZeoCoreFaultsProperties::new);
       ExecutionPolicies all = policies.getIfAvailable(ExecutionPolicies::empty);
       for (ExecutionPolicy policy : all.asMap().values()) {
         if (policy.operationMode() != OperationMode.EFFECTFUL) {
           continue;
         }
         for (String id : policy.attemptTargets()) {
-          if (faults.getTargets().containsKey(id)) {
+          if (faults.faultedIds().contains(id)) {
             throw invalid(PREFIX + "targets." + id, null, "the effectful policy '" + policy.name() + "' plans '"
                 + id + "': faults are never injected where an effect could be involved");
           }
