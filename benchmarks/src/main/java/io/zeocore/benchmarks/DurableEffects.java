@@ -105,7 +105,7 @@ public final class DurableEffects {
 
   /** What one batch cost. */
   record Batch(int effects, long wallNanos, long cpuNanos, long allocatedBytes, long writeBytes, long writeCalls,
-      long walBytes, long[] latencies) {}
+      long walBytes, long serverCpuNanos, long[] latencies) {}
 
   /** Totals of one contender over all rounds. */
   static final class Totals {
@@ -118,6 +118,10 @@ public final class DurableEffects {
     long writeBytes;
     long writeCalls;
     long wal;
+    long serverCpu;
+    long lockSamples;
+    long lockWaiting;
+    long lightweightWaiting;
     final List<Long> latencies = new ArrayList<>();
     final List<Double> rates = new ArrayList<>();
 
@@ -133,10 +137,18 @@ public final class DurableEffects {
       writeBytes += batch.writeBytes;
       writeCalls += batch.writeCalls;
       wal += batch.walBytes;
+      serverCpu += batch.serverCpuNanos;
       for (long latency : batch.latencies) {
         latencies.add(latency);
       }
       rates.add(batch.effects / (batch.wallNanos / 1e9));
+    }
+
+    /** Adds what {@link EffectsAcrossJvms.LockWaits#stop()} counted over one batch. */
+    void addLockWaits(long[] waited) {
+      lockSamples += waited[0];
+      lockWaiting += waited[1];
+      lightweightWaiting += waited[2];
     }
 
     double perSecond() {
@@ -148,10 +160,13 @@ public final class DurableEffects {
       return String.format(Locale.ROOT, "{\"contender\":\"%s\",\"effects\":%d,\"effectsPerSecond\":%.1f,"
               + "\"cpuMicrosPerEffect\":%.0f,\"allocatedBytesPerEffect\":%.0f,\"writeBytesPerEffect\":%.0f,"
               + "\"writeCallsPerEffect\":%.1f,\"walBytesPerEffect\":%.0f,\"latencyP50Micros\":%.0f,"
-              + "\"latencyP99Micros\":%.0f}",
+              + "\"latencyP99Micros\":%.0f,\"serverCpuMicrosPerEffect\":%.0f%s}",
           name, effects, perSecond(), cpu / 1e3 / effects, (double) allocated / effects,
           (double) writeBytes / effects, (double) writeCalls / effects, (double) wal / effects,
-          quantile(sorted, 0.5) / 1e3, quantile(sorted, 0.99) / 1e3);
+          quantile(sorted, 0.5) / 1e3, quantile(sorted, 0.99) / 1e3, serverCpu / 1e3 / effects,
+          lockSamples == 0 ? "" : String.format(Locale.ROOT, ",\"sessionsWaitingOnLocks\":%.2f,"
+              + "\"sessionsWaitingOnLightweightLocks\":%.2f", (double) lockWaiting / lockSamples,
+              (double) lightweightWaiting / lockSamples));
     }
   }
 
@@ -161,6 +176,8 @@ public final class DurableEffects {
   private static boolean breakdown;
   /** With {@code --warmup B}: batches each contender runs before the measured rounds (default 6). */
   private static int warmUpBatches = 6;
+  /** With {@code --pg-patch F}: SQL run on ZeoCore's PostgreSQL schema once it is migrated (to try a change). */
+  private static String pgPatch;
   static final Map<String, long[]> STORE_CALLS = new java.util.concurrent.ConcurrentHashMap<>();
 
   /** {@code store} with every call's wall time added to {@link #STORE_CALLS}. */
@@ -228,6 +245,7 @@ public final class DurableEffects {
       threads.add(thread);
     }
     long wal0 = walPosition();
+    long server0 = serverCpuNanos();
     long[] io0 = io();
     long cpu0 = OS.getProcessCpuTime();
     long alloc0 = THREADS.getTotalThreadAllocatedBytes();
@@ -239,13 +257,14 @@ public final class DurableEffects {
     long cpu = OS.getProcessCpuTime() - cpu0;
     long[] io = io();
     long wal = walPosition() - wal0;
+    long server = serverCpuNanos() - server0;
     for (Thread thread : threads) {
       thread.join();
     }
     if (failure[0] != null) {
       throw new IllegalStateException(contender.name + " failed", failure[0]);
     }
-    return new Batch(callers * perCaller, wall, cpu, alloc, io[0] - io0[0], io[1] - io0[1], wal,
+    return new Batch(callers * perCaller, wall, cpu, alloc, io[0] - io0[0], io[1] - io0[1], wal, server,
         Arrays.stream(latencies).flatMapToLong(Arrays::stream).toArray());
   }
 
@@ -264,6 +283,39 @@ public final class DurableEffects {
     } catch (IOException | RuntimeException e) {
       return new long[2];
     }
+  }
+
+  /**
+   * CPU time of every PostgreSQL server process on this machine so far (the first field of
+   * {@code /proc/<pid>/schedstat}: nanoseconds on a CPU, user and kernel; backends, WAL writer, checkpointer,
+   * autovacuum), or 0 without PostgreSQL. The server runs on this machine in every measurement of this suite; a
+   * backend that exits during a batch takes its time with it, so the contenders keep their sessions open.
+   */
+  long serverCpuNanos() {
+    if (pgUrl == null) {
+      return 0;
+    }
+    return serverCpuNanosNow();
+  }
+
+  static long serverCpuNanosNow() {
+    long total = 0;
+    try (var processes = Files.newDirectoryStream(Path.of("/proc"), "[0-9]*")) {
+      for (Path process : processes) {
+        try {
+          if (!Files.readString(process.resolve("comm")).startsWith("postgres")) {
+            continue;
+          }
+          String schedstat = Files.readString(process.resolve("schedstat"));
+          total += Long.parseLong(schedstat.substring(0, schedstat.indexOf(' ')));
+        } catch (IOException | RuntimeException gone) {
+          // the process ended between the listing and the read
+        }
+      }
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+    return total;
   }
 
   long walPosition() throws SQLException {
@@ -328,6 +380,7 @@ public final class DurableEffects {
         case "--only" -> only = args[++i];
         case "--breakdown" -> breakdown = true;
         case "--warmup" -> warmUpBatches = Integer.parseInt(args[++i]);
+        case "--pg-patch" -> pgPatch = args[++i];
         default -> throw new IllegalArgumentException("unknown option " + args[i]);
       }
     }
@@ -355,13 +408,15 @@ public final class DurableEffects {
       all.putAll(measurement.postgres(rounds, effects));
       for (int callers : new int[] {1, 4, 16}) {
         ratio(ratios, all, "pg-zeocore-" + callers, "pg-raw-" + callers);
+        ratio(ratios, all, "pg-zeocore-" + callers, "pg-raw-bc-" + callers);
         ratio(ratios, all, "pg-zeocore-url-" + callers, "pg-zeocore-" + callers);
-        ratio(ratios, all, "pg-rows-" + callers, "pg-raw-" + callers);
-        ratio(ratios, all, "pg-zeocore-" + callers, "pg-rows-" + callers);
+        ratio(ratios, all, "pg-rows-bc-" + callers, "pg-raw-bc-" + callers);
+        ratio(ratios, all, "pg-zeocore-" + callers, "pg-rows-bc-" + callers);
       }
       if (jvms) {
-        all.putAll(EffectsAcrossJvms.twoJvms(measurement, measurement.pgUrl, rounds, effects, 8));
-        ratio(ratios, all, "pg2jvm-zeocore-8", "pg2jvm-raw-8");
+        all.putAll(EffectsAcrossJvms.twoJvms(measurement, measurement.pgUrl, rounds, effects, 16));
+        ratio(ratios, all, "pg2jvm-zeocore-16", "pg2jvm-raw-16");
+        ratio(ratios, all, "pg2jvm-zeocore-16", "pg-zeocore-16");
       }
     }
     STORE_CALLS.forEach((method, sum) -> System.out.printf(Locale.ROOT, "{\"storeCall\":\"%s\",\"calls\":%d,"
@@ -474,15 +529,22 @@ public final class DurableEffects {
         each.saveConnectorRevision(ORG, revision());
         each.saveConnection(ORG, connection(Instant.now()));
       }
+      if (pgPatch != null) {
+        try (java.sql.Connection connection = pool.getConnection(); Statement ddl = connection.createStatement()) {
+          ddl.execute(Files.readString(Path.of(pgPatch)).replace("${schema}", ZEOCORE_SCHEMA));
+        }
+      }
       JdbcConnectionStore.builder().dataSource(pool, Dialect.POSTGRESQL).schema(ROWS_SCHEMA).build().close();
       try (java.sql.Connection connection = pool.getConnection()) {
         PostgresRows.dropTriggers(connection, ROWS_SCHEMA);
       }
       String run = Long.toString(System.nanoTime(), 36);
+      EffectAuthorization signed = issuer.next();
       for (int callers : new int[] {1, 4, 16}) {
         contenders.add(new ZeoCore("pg-zeocore-" + callers, callers, store, preferred, issuer, run + callers));
-        contenders.add(new PostgresRaw("pg-raw-" + callers, callers, pgUrl));
-        contenders.add(new PostgresRows("pg-rows-" + callers, callers, pgUrl));
+        contenders.add(new PostgresRaw("pg-raw-" + callers, callers, pgUrl, null, null));
+        contenders.add(new PostgresRaw("pg-raw-bc-" + callers, callers, pgUrl, preferred, signed));
+        contenders.add(new PostgresRows("pg-rows-bc-" + callers, callers, pgUrl, preferred, signed));
       }
       for (int callers : new int[] {1, 16}) {
         contenders.add(new ZeoCore("pg-zeocore-url-" + callers, callers, onUrl, preferred, issuer,

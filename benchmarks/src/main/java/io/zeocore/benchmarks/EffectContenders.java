@@ -175,9 +175,15 @@ final class EffectContenders {
 
     private final List<java.sql.Connection> connections = new ArrayList<>();
     private final List<RawStatements> statements = new ArrayList<>();
+    private final Ed25519SignatureVerifier verifier;
+    private final EffectAuthorization signed;
 
-    PostgresRaw(String name, int callers, String url) throws SQLException {
+    /** With a {@code verifier}: one check of {@code signed}'s signature per effect ("raw + verify"). */
+    PostgresRaw(String name, int callers, String url, Ed25519SignatureVerifier verifier, EffectAuthorization signed)
+        throws SQLException {
       super(name, callers);
+      this.verifier = verifier;
+      this.signed = signed;
       for (int c = 0; c < callers; c++) {
         java.sql.Connection connection = DriverManager.getConnection(url, "postgres", null);
         connection.setAutoCommit(false);
@@ -188,6 +194,9 @@ final class EffectContenders {
 
     @Override
     void effect(int caller, int index) throws SQLException {
+      if (verifier != null && !verifier.verifySignature(signed)) {
+        throw new IllegalStateException("the signature did not verify");
+      }
       statements.get(caller).effect();
     }
 
@@ -205,7 +214,8 @@ final class EffectContenders {
    * auto-committed statements (one round trip per commit, as ZeoCore's two function calls): the nonce, the execution
    * inserted at once at {@code DISPATCH_STARTED} with its four-snapshot history, and its dispatch clock; then the
    * execution moved to {@code SUCCEEDED}, the confirmed evidence reference and the receipt. No guard, no function,
-   * no read: what no implementation of this data model can beat on this server.
+   * no read, one BouncyCastle Ed25519 check (as ZeoCore's): what no implementation of this data model can beat on
+   * this server.
    */
   static final class PostgresRows extends Contender {
 
@@ -214,9 +224,15 @@ final class EffectContenders {
     private final List<PreparedStatement> outcomes = new ArrayList<>();
     private final String prefix = "rows-" + Long.toString(System.nanoTime(), 36) + "-";
     private final AtomicLong next = new AtomicLong();
+    private final Ed25519SignatureVerifier verifier;
+    private final EffectAuthorization signed;
 
-    PostgresRows(String name, int callers, String url) throws SQLException {
+    /** Each effect also checks {@code signed}'s signature once with {@code verifier}, as ZeoCore does. */
+    PostgresRows(String name, int callers, String url, Ed25519SignatureVerifier verifier, EffectAuthorization signed)
+        throws SQLException {
       super(name, callers);
+      this.verifier = verifier;
+      this.signed = signed;
       String t = ROWS_SCHEMA + ".";
       for (int c = 0; c < callers; c++) {
         java.sql.Connection connection = DriverManager.getConnection(url, "postgres", null);
@@ -264,6 +280,9 @@ final class EffectContenders {
 
     @Override
     void effect(int caller, int index) throws SQLException {
+      if (!verifier.verifySignature(signed)) {
+        throw new IllegalStateException("the signature did not verify");
+      }
       long i = next.getAndIncrement();
       String id = "exec-" + prefix + i;
       long now = System.currentTimeMillis() * 1000;

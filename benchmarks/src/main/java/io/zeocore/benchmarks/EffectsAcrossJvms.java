@@ -57,6 +57,8 @@ final class EffectsAcrossJvms {
             expect(output, "prepared");
           }
           long wal0 = bench.walPosition();
+          long server0 = bench.serverCpuNanos();
+          LockWaits waits = LockWaits.start(pgUrl);
           for (PrintStream input : inputs) {
             input.println(which);
           }
@@ -75,10 +77,14 @@ final class EffectsAcrossJvms {
               latencies.add(Long.parseLong(parts[k]));
             }
           }
+          long server = bench.serverCpuNanos() - server0;
           long wal = bench.walPosition() - wal0;
+          long[] waited = waits.stop();
           if (r >= 0) {
-            totals.get(which.equals("raw") ? raw : zeo).add(new Batch(done, wall, cpu, alloc, 0, 0, wal,
+            Totals total = totals.get(which.equals("raw") ? raw : zeo);
+            total.add(new Batch(done, wall, cpu, alloc, 0, 0, wal, server,
                 latencies.stream().mapToLong(Long::longValue).toArray()));
+            total.addLockWaits(waited);
           }
         }
       }
@@ -95,6 +101,59 @@ final class EffectsAcrossJvms {
       System.out.println(total.json());
     }
     return totals;
+  }
+
+  /**
+   * Samples {@code pg_stat_activity} every millisecond on a connection of its own while a batch runs: how many of
+   * the database's other sessions wait on a heavyweight lock ({@code wait_event_type = 'Lock'}: a row, a tuple, a
+   * transaction id) and how many on a lightweight one ({@code 'LWLock'}: buffer content, WAL insertion).
+   */
+  static final class LockWaits implements Runnable {
+
+    private final java.sql.Connection connection;
+    private final Thread thread;
+    private volatile boolean running = true;
+    private long samples;
+    private long lockWaiting;
+    private long lightweightWaiting;
+
+    private LockWaits(String url) throws java.sql.SQLException {
+      connection = java.sql.DriverManager.getConnection(url, "postgres", null);
+      thread = new Thread(this, "lock-waits");
+    }
+
+    static LockWaits start(String url) throws java.sql.SQLException {
+      LockWaits waits = new LockWaits(url);
+      waits.thread.start();
+      return waits;
+    }
+
+    @Override
+    public void run() {
+      try (java.sql.PreparedStatement query = connection.prepareStatement("SELECT count(*) FILTER (WHERE"
+          + " wait_event_type = 'Lock'), count(*) FILTER (WHERE wait_event_type = 'LWLock') FROM pg_stat_activity"
+          + " WHERE datname = current_database() AND pid <> pg_backend_pid()")) {
+        while (running) {
+          try (java.sql.ResultSet row = query.executeQuery()) {
+            row.next();
+            samples++;
+            lockWaiting += row.getLong(1);
+            lightweightWaiting += row.getLong(2);
+          }
+          Thread.sleep(1);
+        }
+      } catch (Exception e) {
+        throw new IllegalStateException("lock-wait sampling failed", e);
+      }
+    }
+
+    /** Stops sampling: {samples, sessions waiting on a lock summed over them, on a lightweight lock}. */
+    long[] stop() throws Exception {
+      running = false;
+      thread.join();
+      connection.close();
+      return new long[] {samples, lockWaiting, lightweightWaiting};
+    }
   }
 
   private static void expect(BufferedReader output, String word) throws IOException {
@@ -124,7 +183,7 @@ final class EffectsAcrossJvms {
         store.saveConnectorRevision(ORG, revision());
         store.saveConnection(ORG, connection(Instant.parse("2026-01-01T00:00:00Z")));
         Contender zeo = new ZeoCore("zeocore", callers, store, preferred, issuer, prefix);
-        Contender raw = new PostgresRaw(prefix + "raw", callers, url);
+        Contender raw = new PostgresRaw(prefix + "raw", callers, url, null, null);
         DurableEffects runner = new DurableEffects(null);
         out.println("ready");
         while (true) {

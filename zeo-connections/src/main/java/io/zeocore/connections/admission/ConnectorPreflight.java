@@ -57,9 +57,23 @@ public final class ConnectorPreflight {
    */
   public static Passed check(ConnectionStore store, OrganizationId organizationId, ConnectionId connectionId,
       ConnectorRevisionId connectorRevision, OperationId operationId, byte[] body, Rejections rejections) {
-    Connection connection = store.getConnection(organizationId, connectionId)
-        .filter(c -> c.status() == ConnectionStatus.ACTIVE)
-        .orElseThrow(() -> rejections.rejected(PreflightCode.CONNECTION_NOT_ACTIVE));
+    return check(store.getConnection(organizationId, connectionId).orElse(null), store, organizationId,
+        connectorRevision, operationId, body, rejections);
+  }
+
+  /**
+   * Runs the shared checks on {@code connection} as given (read by the caller earlier, or {@code null} for none
+   * stored) instead of reading it; the revision is still read from {@code store}. A caller that passes a connection
+   * it read earlier must make sure it is still the stored one when it acts on the result (the effect orchestrator
+   * claims with {@code EffectStore.claimEffect(..., connection)}, which refuses a changed one).
+   *
+   * @throws RuntimeException the first failing check's rejection from {@code rejections}
+   */
+  public static Passed check(@Nullable Connection connection, ConnectionStore store, OrganizationId organizationId,
+      ConnectorRevisionId connectorRevision, OperationId operationId, byte[] body, Rejections rejections) {
+    if (connection == null || connection.status() != ConnectionStatus.ACTIVE) {
+      throw rejections.rejected(PreflightCode.CONNECTION_NOT_ACTIVE);
+    }
     if (!connection.connectorRevision().equals(connectorRevision)) {
       throw rejections.rejected(PreflightCode.CONNECTION_REVISION_MISMATCH);
     }

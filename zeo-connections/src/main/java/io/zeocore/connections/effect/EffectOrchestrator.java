@@ -8,6 +8,7 @@ import io.zeocore.connections.authorization.AuthorizationNonceLookup;
 import io.zeocore.connections.authorization.ExactAuthorizationVerifier;
 import io.zeocore.connections.contract.AuthorizationRefusalReason;
 import io.zeocore.connections.contract.AuthorizationVerdict;
+import io.zeocore.connections.contract.Connection;
 import io.zeocore.connections.contract.ConnectionId;
 import io.zeocore.connections.contract.ConnectorRevisionId;
 import io.zeocore.connections.contract.Digests;
@@ -21,6 +22,7 @@ import io.zeocore.connections.contract.NormalizedErrorCode;
 import io.zeocore.connections.contract.OperationId;
 import io.zeocore.connections.contract.OrganizationId;
 import io.zeocore.connections.internal.Timestamps;
+import io.zeocore.connections.store.ConnectionChangedException;
 import io.zeocore.connections.store.ConnectionStoreException;
 import io.zeocore.connections.store.EffectClaim;
 import io.zeocore.connections.store.EffectStore;
@@ -100,6 +102,9 @@ public final class EffectOrchestrator {
   private final Listeners listeners;
   private final EffectOutcomes outcomes;
   private final RefusalCounter unauthenticated = new RefusalCounter();
+  private final CheckedConnections checkedConnections = new CheckedConnections();
+  /** Reads of the connection one effect makes at most when its claims keep finding it changed. */
+  private static final int MAX_CONNECTION_READS = 3;
 
   /** An orchestrator on the system UTC clock, without listeners. */
   public EffectOrchestrator(EffectStore store, ExactAuthorizationVerifier verifier) {
@@ -211,26 +216,52 @@ public final class EffectOrchestrator {
       return refused(organizationId, authorization, effectId, requestDigest, reason);
     }
 
-    ConnectorPreflight.Passed preflight;
-    try {
-      preflight = preflight(organizationId, connectionId, connectorRevision, operationId, body);
-    } catch (RuntimeException failed) {
-      if (replayed(organizationId, authorization, failed)) {
-        return refused(organizationId, authorization, effectId, requestDigest, AuthorizationRefusalReason.REPLAYED);
+    // the checks run on the connection this orchestrator last read, and the claim holds it: a changed connection
+    // fails the claim (nothing written) and the checks run again on a fresh read, as does any check that fails here
+    ConnectorPreflight.Passed preflight = null;
+    Connection known = checkedConnections.get(organizationId, connectionId);
+    if (known != null) {
+      try {
+        preflight = ConnectorPreflight.check(known, store, organizationId, connectorRevision, operationId, body,
+            REJECTIONS);
+        checkEffectKind(preflight);
+      } catch (RuntimeException decideOnAFreshRead) {
+        checkedConnections.forget(organizationId, connectionId);
+        preflight = null;
       }
-      throw failed;
     }
-
     List<EffectRecord> snapshots = claimSnapshots(organizationId, authorization, effectId, requestDigest, now);
     EffectClaim claim;
-    try {
-      claim = store.claimEffect(organizationId, authorization.nonce(), snapshots);
-    } catch (ConnectionStoreException failed) {
-      // the nonce was taken by no effect of this identity (a read, another identity): a replay
-      if (replayed(organizationId, authorization, failed)) {
-        return refused(organizationId, authorization, effectId, requestDigest, AuthorizationRefusalReason.REPLAYED);
+    for (int read = 1; ; read++) {
+      if (preflight == null) {
+        try {
+          preflight = preflight(organizationId, connectionId, connectorRevision, operationId, body);
+        } catch (RuntimeException failed) {
+          if (replayed(organizationId, authorization, failed)) {
+            return refused(organizationId, authorization, effectId, requestDigest,
+                AuthorizationRefusalReason.REPLAYED);
+          }
+          throw failed;
+        }
+        checkedConnections.remember(organizationId, preflight.connection());
       }
-      throw failed;
+      try {
+        claim = store.claimEffect(organizationId, authorization.nonce(), snapshots, preflight.connection());
+        break;
+      } catch (ConnectionChangedException changed) {
+        checkedConnections.forget(organizationId, connectionId);
+        if (read >= MAX_CONNECTION_READS) {
+          throw changed;
+        }
+        preflight = null;
+      } catch (ConnectionStoreException failed) {
+        // the nonce was taken by no effect of this identity (a read, another identity): a replay
+        if (replayed(organizationId, authorization, failed)) {
+          return refused(organizationId, authorization, effectId, requestDigest,
+              AuthorizationRefusalReason.REPLAYED);
+        }
+        throw failed;
+      }
     }
     if (!claim.claimed()) {
       EffectRecord existing = claim.effect();
@@ -417,10 +448,14 @@ public final class EffectOrchestrator {
       ConnectorRevisionId connectorRevision, OperationId operationId, byte[] body) {
     ConnectorPreflight.Passed passed = ConnectorPreflight.check(store, organizationId, connectionId,
         connectorRevision, operationId, body, REJECTIONS);
+    checkEffectKind(passed);
+    return passed;
+  }
+
+  private static void checkEffectKind(ConnectorPreflight.Passed passed) {
     if (passed.operation().effect() == EffectKind.READ) {
       throw REJECTIONS.rejected(PreflightCode.READ_ONLY_OPERATION);
     }
-    return passed;
   }
 
   private static void require(Object value, String name) {

@@ -52,8 +52,33 @@ final class ConnectionRecords {
   Optional<Connection> getConnection(OrganizationId organizationId, ConnectionId connectionId) {
     Optional<String> document = database.read("reading the connection failed",
         s -> s.first(selectConnection, row -> row.getString(1), organizationId.value(), connectionId.value()));
-    return document.map(stored -> connections.parse(organizationId.value() + '\u0000' + connectionId.value(), stored,
-        text -> StoreDocuments.parse(text, Connection.class, "connection")));
+    return document.map(stored -> parsed(organizationId, connectionId, stored));
+  }
+
+  private Connection parsed(OrganizationId organizationId, ConnectionId connectionId, String document) {
+    return connections.parse(organizationId.value() + '\u0000' + connectionId.value(), document,
+        text -> StoreDocuments.parse(text, Connection.class, "connection"));
+  }
+
+  /**
+   * Whether {@code checked} is still the connection stored under its id in the organization, read in {@code s} (the
+   * caller's transaction: on SQLite the writer's, so nothing can change it before that transaction commits).
+   */
+  boolean isStored(SqlSession s, OrganizationId organizationId, Connection checked) throws SQLException {
+    Optional<String> document = s.first(selectConnection, row -> row.getString(1), organizationId.value(),
+        checked.connectionId().value());
+    return document.isPresent() && parsed(organizationId, checked.connectionId(), document.get()).equals(checked);
+  }
+
+  /**
+   * The stored document {@code checked} was read from (the parse cache's text, when {@code checked} is its parse),
+   * else its document as {@link #saveConnection} would write it: what a claim on PostgreSQL compares the stored row
+   * with.
+   */
+  String documentOf(OrganizationId organizationId, Connection checked) {
+    String document = connections.documentOf(organizationId.value() + '\u0000' + checked.connectionId().value(),
+        checked);
+    return document != null ? document : StoreDocuments.write(checked, "connection");
   }
 
   /**

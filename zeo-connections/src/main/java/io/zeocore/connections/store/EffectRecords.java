@@ -3,6 +3,7 @@ package io.zeocore.connections.store;
 import io.zeocore.connections.contract.AuthorizationId;
 import io.zeocore.connections.contract.ConfirmationEvidence;
 import io.zeocore.connections.contract.ConfirmationEvidenceRef;
+import io.zeocore.connections.contract.Connection;
 import io.zeocore.connections.contract.ConnectionId;
 import io.zeocore.connections.contract.ConnectorRevisionId;
 import io.zeocore.connections.contract.EffectId;
@@ -18,6 +19,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
@@ -59,9 +61,12 @@ final class EffectRecords {
   static final String OUTCOME_NOT_MOVED = "ZC001";
   /** The SQLSTATE of the effect functions refusing an isolation level other than READ COMMITTED. */
   static final String NOT_READ_COMMITTED = "ZC002";
+  /** The SQLSTATE of {@code zeocore_claim} finding the connection changed since it was checked (version 10). */
+  static final String CONNECTION_CHANGED = "ZC003";
 
   private final StoreDatabase database;
   private final NonceRecords nonces;
+  private final ConnectionRecords connections;
   private final Supplier<UUID> evidenceIds;
   /** Whether the claim and the outcome are one function call each ({@link SqlDialect#commitsEffectsByFunction}). */
   private final boolean byFunction;
@@ -71,6 +76,8 @@ final class EffectRecords {
    */
   private volatile boolean callsAlone = true;
   private final String callClaim;
+  /** {@link #callClaim} holding the connection it was checked against (PostgreSQL, schema version 10). */
+  private final String callClaimHolding;
   private final String callCommitOutcome;
 
   private final String insertEffect;
@@ -88,9 +95,11 @@ final class EffectRecords {
   private final String selectEvidenceReferences;
   private final String selectConfirmationEvidence;
 
-  EffectRecords(StoreDatabase database, Tables tables, NonceRecords nonces, Supplier<UUID> evidenceIds) {
+  EffectRecords(StoreDatabase database, Tables tables, NonceRecords nonces, ConnectionRecords connections,
+      Supplier<UUID> evidenceIds) {
     this.database = database;
     this.nonces = nonces;
+    this.connections = connections;
     this.evidenceIds = evidenceIds;
     String effects = tables.qualify("executions");
     String receipts = tables.qualify("receipts");
@@ -135,6 +144,7 @@ final class EffectRecords {
         + " WHERE organization_id = ? AND evidence_ref = ? AND confirmation_digest IS NOT NULL";
     byFunction = sql.commitsEffectsByFunction();
     callClaim = "SELECT " + tables.qualify("zeocore_claim") + "(" + parameters(15) + ")";
+    callClaimHolding = "SELECT " + tables.qualify("zeocore_claim") + "(" + parameters(16) + ")";
     callCommitOutcome = "SELECT " + tables.qualify("zeocore_commit_outcome") + "(" + parameters(28) + ")";
   }
 
@@ -206,17 +216,42 @@ final class EffectRecords {
    * claim that committed first) rolls everything back and returns the stored effect with {@code claimed = false}.
    */
   EffectClaim claim(OrganizationId organizationId, String nonce, List<EffectRecord> snapshots) {
+    return claim(organizationId, nonce, snapshots, null);
+  }
+
+  /**
+   * {@link #claim(OrganizationId, String, List)}, and with {@code checked} not {@code null}: first, in the same
+   * transaction, the connection stored under {@code checked}'s id must be {@code checked} (on SQLite read in the
+   * writer's transaction; on PostgreSQL compared by {@code zeocore_claim}, whose statement reads the committed row),
+   * else nothing is written and {@link ConnectionChangedException} is thrown.
+   */
+  EffectClaim claim(OrganizationId organizationId, String nonce, List<EffectRecord> snapshots,
+      @Nullable Connection checked) {
     if (nonce == null || nonce.isEmpty()) {
       throw new ConnectionStoreException("authorization nonce is required");
     }
     EffectWriteRules.requireSnapshotChain(organizationId, snapshots, "claimed execution must start at CREATED");
     EffectRecord first = snapshots.get(0);
     EffectRecord last = snapshots.get(snapshots.size() - 1);
+    if (checked != null) {
+      OrganizationScope.require(organizationId, checked.organizationId(), "connection");
+      if (!checked.connectionId().equals(first.connectionId())) {
+        throw new ConnectionStoreException("the checked connection is not the execution's");
+      }
+    }
     try {
-      if (byFunction) {
-        writeCall(s -> s.first(callClaim, row -> row.getInt(1), claimArguments(s, organizationId, nonce, snapshots)));
+      if (byFunction && checked != null) {
+        String document = connections.documentOf(organizationId, checked);
+        writeCall(s -> s.first(callClaimHolding, row -> row.getInt(1),
+            claimArguments(s, organizationId, nonce, snapshots, document)));
+      } else if (byFunction) {
+        writeCall(s -> s.first(callClaim, row -> row.getInt(1),
+            claimArguments(s, organizationId, nonce, snapshots, null)));
       } else {
         database.writeWithoutResult(s -> {
+          if (checked != null && !connections.isStored(s, organizationId, checked)) {
+            throw new ConnectionChangedException();
+          }
           nonces.insert(s, organizationId, nonce, first.createdAt());
           insertEffect(s, first, true);
           advanceChain(s, snapshots);
@@ -224,6 +259,9 @@ final class EffectRecords {
       }
       return new EffectClaim(last, true);
     } catch (SQLException e) {
+      if (CONNECTION_CHANGED.equals(e.getSQLState())) {
+        throw new ConnectionChangedException(e);
+      }
       if (!database.isConflict(e)) {
         throw database.translate(e, "claiming the execution failed");
       }
@@ -375,7 +413,7 @@ final class EffectRecords {
 
   /** The arguments of {@code zeocore_claim}: the nonce, the execution's identity and its snapshot chain as arrays. */
   private static Object[] claimArguments(SqlSession s, OrganizationId organizationId, String nonce,
-      List<EffectRecord> snapshots) throws SQLException {
+      List<EffectRecord> snapshots, @Nullable String connectionDocument) throws SQLException {
     EffectRecord first = snapshots.get(0);
     String[] states = new String[snapshots.size()];
     Long[] updatedAts = new Long[snapshots.size()];
@@ -386,11 +424,13 @@ final class EffectRecords {
       updatedAts[i] = Micros.of(snapshot.updatedAt());
       completedAts[i] = Micros.ofNullable(snapshot.completedAt());
     }
-    return new Object[] {organizationId.value(), nonce, Micros.of(first.createdAt()),
+    Object[] arguments = {organizationId.value(), nonce, Micros.of(first.createdAt()),
         first.effectId().value(), first.connectionId().value(), first.connectorRevision().value(),
         first.operationId().value(), first.authorizationId().value(), first.idempotencyKey().value(),
         first.authorizationDigest(), first.requestDigest(), Micros.of(first.createdAt()),
-        s.array("text", states), s.array("bigint", updatedAts), s.array("bigint", completedAts)};
+        s.array("text", states), s.array("bigint", updatedAts), s.array("bigint", completedAts),
+        connectionDocument};
+    return connectionDocument == null ? Arrays.copyOf(arguments, 15) : arguments;
   }
 
   /**

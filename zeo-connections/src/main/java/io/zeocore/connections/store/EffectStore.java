@@ -3,6 +3,7 @@ package io.zeocore.connections.store;
 import io.zeocore.connections.authorization.AuthorizationNonceLookup;
 import io.zeocore.connections.contract.ConfirmationEvidence;
 import io.zeocore.connections.contract.ConfirmationEvidenceRef;
+import io.zeocore.connections.contract.Connection;
 import io.zeocore.connections.contract.ConnectionId;
 import io.zeocore.connections.contract.ConnectorRevisionId;
 import io.zeocore.connections.contract.EffectId;
@@ -44,6 +45,30 @@ public interface EffectStore extends ConnectionStore, AuthorizationNonceLookup {
    * identity), {@link ConnectionStoreException} is thrown.
    */
   EffectClaim claimEffect(OrganizationId organizationId, String nonce, List<EffectRecord> snapshots);
+
+  /**
+   * {@link #claimEffect(OrganizationId, String, List)}, holding the connection the caller checked: the claim is
+   * written only if the connection stored under {@code checked}'s id in the organization is still exactly
+   * {@code checked} when the claim's transaction reads it; else nothing is written and
+   * {@link ConnectionChangedException} is thrown (the caller reads and checks the connection again). The effect
+   * orchestrator claims this way with the connection it last read, so that an effect needs no read of the connection
+   * before its claim while nothing it checked can change unseen.
+   *
+   * <p>Implementations should read the connection inside the claim's own transaction, as {@link JdbcConnectionStore}
+   * does. The default, for stores written before this method (ZeoCore 0.1), reads it with
+   * {@link #getConnection} first and then claims: two steps, as the orchestrator did before, so a change committed
+   * between them is not seen.
+   *
+   * @param checked the connection the caller's checks ran on; its id is the snapshots' connection id
+   * @throws ConnectionChangedException if the stored connection is not {@code checked} (nothing written)
+   */
+  default EffectClaim claimEffect(OrganizationId organizationId, String nonce, List<EffectRecord> snapshots,
+      Connection checked) {
+    if (!getConnection(organizationId, checked.connectionId()).map(checked::equals).orElse(false)) {
+      throw new ConnectionChangedException();
+    }
+    return claimEffect(organizationId, nonce, snapshots);
+  }
 
   /** Every persisted snapshot of the execution, oldest first. */
   List<EffectRecord> getEffectHistory(OrganizationId organizationId, EffectId effectId);

@@ -121,7 +121,7 @@ public final class JdbcConnectionStore implements EffectRecoveryStore, ReadStore
     this.sqlite = sqlite;
     this.connections = new ConnectionRecords(database, tables);
     this.nonces = new NonceRecords(database, tables);
-    this.effects = new EffectRecords(database, tables, nonces, evidenceIds);
+    this.effects = new EffectRecords(database, tables, nonces, connections, evidenceIds);
     this.reads = new ReadRecords(database, tables, nonces);
     this.recovery = new RecoveryQueries(database, tables, sqlite);
     this.targetHealth = new TargetHealthRows(database, tables);
@@ -454,6 +454,21 @@ public final class JdbcConnectionStore implements EffectRecoveryStore, ReadStore
   @Override
   public EffectClaim claimEffect(OrganizationId organizationId, String nonce, List<EffectRecord> snapshots) {
     return effects.claim(organizationId, nonce, snapshots);
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Here the connection is read inside the claim's own transaction: on SQLite in the writer's transaction (no
+   * other write can come between the read and the commit), on PostgreSQL by {@code zeocore_claim} in the statement
+   * that claims (schema version 10: the committed row when the statement starts, compared with the document
+   * {@code checked} was parsed from). No separate round trip.
+   */
+  @Override
+  public EffectClaim claimEffect(OrganizationId organizationId, String nonce, List<EffectRecord> snapshots,
+      Connection checked) {
+    Objects.requireNonNull(checked, "checked");
+    return effects.claim(organizationId, nonce, snapshots, checked);
   }
 
   @Override

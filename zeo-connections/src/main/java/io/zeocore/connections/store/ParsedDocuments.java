@@ -52,6 +52,15 @@ final class ParsedDocuments<T> {
     return value;
   }
 
+  /**
+   * The document {@code value} was parsed from, when it is (by identity) the parse cached under {@code key}, else
+   * {@code null}.
+   */
+  synchronized @Nullable String documentOf(String key, T value) {
+    Entry<T> entry = entries.get(key);
+    return entry != null && entry.value() == value ? entry.document() : null;
+  }
+
   synchronized int size() {
     return entries.size();
   }

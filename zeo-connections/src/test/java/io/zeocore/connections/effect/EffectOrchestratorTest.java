@@ -37,6 +37,7 @@ import static io.zeocore.connections.contract.EffectState.SUCCEEDED;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.zeocore.connections.store.ConnectionChangedException;
 import io.zeocore.connections.store.ConnectionStoreException;
 import io.zeocore.connections.store.EffectStore;
 import io.zeocore.connections.store.InterceptedEffectStore;
@@ -461,6 +462,67 @@ class EffectOrchestratorTest {
         .isInstanceOf(EffectPreflightException.class).hasMessage("connection is not active in organization");
     assertThat(lookups).hasValue(2);
     assertThat(dispatches).hasValue(1);
+  }
+
+  @Test
+  void anEffectIsCheckedAgainstTheConnectionLastReadAndItsClaimRefusesOneThatChangedSince() {
+    AtomicInteger reads = new AtomicInteger();
+    EffectStore counting = InterceptedEffectStore.of(world.store, method -> {
+      if (method.equals("getConnection")) {
+        reads.incrementAndGet();
+      }
+    });
+    EffectOrchestrator o = EffectOrchestrator.builder(counting, world.verifier).clock(EffectWorld.fixedClock()).build();
+
+    assertThat(o.execute(ORG, CONNECTION, REVISION, CREATE_REFUND, world.authorization("nonce-1"), EXECUTION, BODY,
+        confirming(), noReconciliation()).state()).isEqualTo(SUCCEEDED);
+    assertThat(reads).as("the first effect reads the connection").hasValue(1);
+    assertThat(o.execute(ORG, CONNECTION, REVISION, CREATE_REFUND,
+        world.authorization("nonce-2", new IdempotencyKey("key-2"), BODY), new EffectId("exec-2"), BODY,
+        confirming(), noReconciliation()).state()).isEqualTo(SUCCEEDED);
+    assertThat(reads).as("the next one claims with it, no read").hasValue(1);
+
+    // revoked by someone else (another instance): the claim finds it changed, writes nothing, the fresh read refuses
+    world.store.saveConnection(ORG, connection(ConnectionStatus.REVOKED, REVISION));
+    EffectId third = new EffectId("exec-3");
+    assertThatThrownBy(() -> o.execute(ORG, CONNECTION, REVISION, CREATE_REFUND,
+        world.authorization("nonce-3", new IdempotencyKey("key-3"), BODY), third, BODY, confirming(),
+        noReconciliation()))
+        .isInstanceOf(EffectPreflightException.class).hasMessage("connection is not active in organization");
+    assertThat(reads).hasValue(2);
+    assertThat(world.store.getEffect(ORG, third)).isEmpty();
+    assertThat(world.store.hasAuthorizationNonce(ORG, "nonce-3")).isFalse();
+    assertThat(dispatches).hasValue(2);
+
+    // active again: a rejection is never remembered, so the next effect reads and passes
+    world.store.saveConnection(ORG, connection(ConnectionStatus.ACTIVE, REVISION));
+    assertThat(o.execute(ORG, CONNECTION, REVISION, CREATE_REFUND,
+        world.authorization("nonce-4", new IdempotencyKey("key-4"), BODY), new EffectId("exec-4"), BODY,
+        confirming(), noReconciliation()).state()).isEqualTo(SUCCEEDED);
+    assertThat(reads).hasValue(3);
+    assertThat(dispatches).hasValue(3);
+  }
+
+  @Test
+  void aConnectionThatKeepsChangingUnderTheClaimFailsTheEffectAfterThreeReadsWithNothingWritten() {
+    AtomicInteger reads = new AtomicInteger();
+    EffectStore changing = InterceptedEffectStore.of(world.store, method -> {
+      if (method.equals("getConnection")) {
+        reads.incrementAndGet();
+      }
+      if (method.equals("claimEffect")) {
+        throw new ConnectionChangedException();
+      }
+    });
+    EffectOrchestrator o = EffectOrchestrator.builder(changing, world.verifier).clock(EffectWorld.fixedClock())
+        .build();
+
+    assertThatThrownBy(() -> o.execute(ORG, CONNECTION, REVISION, CREATE_REFUND, world.authorization("nonce-1"),
+        EXECUTION, BODY, confirming(), noReconciliation()))
+        .isInstanceOf(ConnectionChangedException.class).hasMessage("the connection changed since it was checked");
+    assertThat(reads).hasValue(3);
+    assertThat(world.store.getEffect(ORG, EXECUTION)).isEmpty();
+    assertThat(dispatches).hasValue(0);
   }
 
   @Test

@@ -17,6 +17,7 @@ import io.zeocore.connections.contract.AuthorizationId;
 import io.zeocore.connections.contract.ConfirmationEvidence;
 import io.zeocore.connections.contract.ConfirmationEvidenceRef;
 import io.zeocore.connections.contract.Connection;
+import io.zeocore.connections.contract.ConnectionId;
 import io.zeocore.connections.contract.ConnectionStatus;
 import io.zeocore.connections.contract.ConnectorRevision;
 import io.zeocore.connections.contract.ContractFixtures;
@@ -141,6 +142,52 @@ abstract class AbstractJdbcConnectionStoreTest {
         .contains(last(snapshots));
     assertThat(store.getEffect(OTHER_ORG, EXECUTION)).isEmpty();
     assertThat(store.getEffectHistory(OTHER_ORG, EXECUTION)).isEmpty();
+  }
+
+  @Test
+  void aClaimHoldingTheConnectionIsWrittenOnlyWhileThatConnectionIsTheStoredOne() {
+    Connection saved = ContractFixtures.connection();
+    store.saveConnection(ORG, saved);
+    Connection checked = store.getConnection(ORG, CONNECTION).orElseThrow();
+    Connection revoked = new Connection(CONNECTION, ORG, saved.connectorId(), REVISION,
+        saved.providerApplicationProfile(), saved.verifiedExternalIdentity(), List.of(), List.of(), List.of(),
+        saved.secretHandle(), ConnectionStatus.REVOKED, saved.health(), T, null, T);
+
+    // an equal connection that is not the instance the store handed out is compared by its document
+    assertThat(store.claimEffect(ORG, "nonce-1", toDispatchStarted(EXECUTION, KEY), saved).claimed()).isTrue();
+    assertThat(store.claimEffect(ORG, "nonce-2", toDispatchStarted(new EffectId("exec-2"), new IdempotencyKey(
+        "key-2")), checked).claimed()).isTrue();
+
+    store.saveConnection(ORG, revoked);
+    List<EffectRecord> third = toDispatchStarted(new EffectId("exec-3"), new IdempotencyKey("key-3"));
+    for (Connection stale : List.of(checked, saved)) {
+      assertThatThrownBy(() -> store.claimEffect(ORG, "nonce-3", third, stale))
+          .isInstanceOf(ConnectionChangedException.class)
+          .hasMessage("the connection changed since it was checked");
+    }
+    assertThat(store.hasAuthorizationNonce(ORG, "nonce-3")).as("nothing written").isFalse();
+    assertThat(store.getEffect(ORG, new EffectId("exec-3"))).isEmpty();
+    // the connection of the same id in another organization is not this one's
+    List<EffectRecord> elsewhere = toDispatchStarted(new EffectId("exec-4"), new IdempotencyKey("key-4")).stream()
+        .map(e -> new EffectRecord(e.effectId(), OTHER_ORG, e.connectionId(), e.connectorRevision(),
+            e.operationId(), e.authorizationId(), e.idempotencyKey(), e.authorizationDigest(), e.requestDigest(),
+            e.state(), e.createdAt(), e.updatedAt(), e.completedAt())).toList();
+    Connection notStoredThere = new Connection(CONNECTION, OTHER_ORG, saved.connectorId(), REVISION,
+        saved.providerApplicationProfile(), saved.verifiedExternalIdentity(), List.of(), List.of(), List.of(),
+        saved.secretHandle(), ConnectionStatus.REVOKED, saved.health(), T, null, T);
+    assertThatThrownBy(() -> store.claimEffect(OTHER_ORG, "nonce-4", elsewhere, notStoredThere))
+        .isInstanceOf(ConnectionChangedException.class);
+    assertThatThrownBy(() -> store.claimEffect(OTHER_ORG, "nonce-4", elsewhere, revoked))
+        .isInstanceOf(ConnectionStoreException.class).hasMessage("connection organization mismatch");
+    assertThat(store.getEffect(OTHER_ORG, new EffectId("exec-4"))).isEmpty();
+    // the stored one claims; a connection that is not the execution's is refused before anything is read
+    assertThat(store.claimEffect(ORG, "nonce-3", third, revoked).claimed()).isTrue();
+    Connection another = new Connection(new ConnectionId("conn-other"), ORG, saved.connectorId(), REVISION,
+        saved.providerApplicationProfile(), saved.verifiedExternalIdentity(), List.of(), List.of(), List.of(),
+        saved.secretHandle(), ConnectionStatus.ACTIVE, saved.health(), T, null, null);
+    assertThatThrownBy(() -> store.claimEffect(ORG, "nonce-5",
+        toDispatchStarted(new EffectId("exec-5"), new IdempotencyKey("key-5")), another))
+        .isInstanceOf(ConnectionStoreException.class).hasMessage("the checked connection is not the execution's");
   }
 
   @Test

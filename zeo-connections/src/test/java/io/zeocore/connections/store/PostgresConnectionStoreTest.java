@@ -57,7 +57,7 @@ class PostgresConnectionStoreTest extends AbstractJdbcConnectionStoreTest {
     StoreInfo info = store.info();
     assertThat(info.dialect()).isEqualTo(Dialect.POSTGRESQL);
     assertThat(info.schema()).isEqualTo(schema.name());
-    assertThat(info.schemaVersion()).isEqualTo("9");
+    assertThat(info.schemaVersion()).isEqualTo("10");
     assertThat(info.databaseFile()).isNull();
     assertThat(info.fileModes()).isEmpty();
     assertThat(store.schema()).contains(schema.name());
@@ -103,7 +103,7 @@ class PostgresConnectionStoreTest extends AbstractJdbcConnectionStoreTest {
       assertThat(byUrl.dialect()).isEqualTo(Dialect.POSTGRESQL);
       assertThat(byUrl.getEffect(ORG, EXECUTION)).contains(last(toDispatchStarted(EXECUTION, KEY)));
       assertThat(detected.dialect()).isEqualTo(Dialect.POSTGRESQL);
-      assertThat(detected.info().schemaVersion()).isEqualTo("9");
+      assertThat(detected.info().schemaVersion()).isEqualTo("10");
       assertThat(detected.effectCountsByState()).containsEntry(EffectState.DISPATCH_STARTED, 1L);
     }
   }

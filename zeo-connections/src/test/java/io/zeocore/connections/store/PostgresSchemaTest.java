@@ -55,15 +55,16 @@ class PostgresSchemaTest {
           "executions", "execution_transitions", "receipts", "evidence_references", "authorization_nonces",
           "observations", "observation_receipts", "dispatch_clock", "recovery_leases", "target_health");
       assertThat(strings(raw, "SELECT version FROM " + schema.name() + ".zeocore_schema_history"
-          + " WHERE type = 'SQL' ORDER BY installed_rank")).containsExactly("1", "2", "3", "4", "5", "6", "7", "8", "9");
+          + " WHERE type = 'SQL' ORDER BY installed_rank"))
+          .containsExactly("1", "2", "3", "4", "5", "6", "7", "8", "9", "10");
       assertThat(strings(raw, "SELECT table_schema FROM information_schema.tables"
           + " WHERE table_name IN ('flyway_schema_history', 'executions') AND table_schema = '" + schema.name()
           + "'")).containsExactly(schema.name());
     }
     ZeoCoreSchema.Migration again = ZeoCoreSchema.migrate(dataSource, Dialect.POSTGRESQL, schema.name());
     assertThat(again.migrationsExecuted()).isZero();
-    assertThat(again.schemaVersion()).isEqualTo("9");
-    assertThat(ZeoCoreSchema.appliedVersion(dataSource, Dialect.POSTGRESQL, schema.name())).contains("9");
+    assertThat(again.schemaVersion()).isEqualTo("10");
+    assertThat(ZeoCoreSchema.appliedVersion(dataSource, Dialect.POSTGRESQL, schema.name())).contains("10");
     assertThat(ZeoCoreSchema.appliedVersion(dataSource, Dialect.POSTGRESQL, schema.name() + "_never")).isEmpty();
   }
 
@@ -73,7 +74,7 @@ class PostgresSchemaTest {
       DataSource dataSource = PostgresTestSchema.newDataSource();
       assertThat(ZeoCoreSchema.appliedVersion(dataSource, Dialect.POSTGRESQL, fresh.name())).isEmpty();
       ZeoCoreSchema.Migration migration = ZeoCoreSchema.migrate(dataSource, Dialect.POSTGRESQL, fresh.name());
-      assertThat(migration).isEqualTo(new ZeoCoreSchema.Migration(Dialect.POSTGRESQL, "9", 9));
+      assertThat(migration).isEqualTo(new ZeoCoreSchema.Migration(Dialect.POSTGRESQL, "10", 10));
       try (Connection raw = fresh.connect()) {
         exec(raw, "INSERT INTO " + fresh.name() + ".zeocore_schema_history (installed_rank, version, description,"
             + " type, script, checksum, installed_by, execution_time, success) VALUES (99, '99', 'future', 'SQL',"
@@ -224,7 +225,7 @@ class PostgresSchemaTest {
         interleavedToAmbiguity(raw);
         advance(raw, "e1", "AMBIGUOUS", "FAILED_SAFE", 16, 16L);
       }
-      assertThat(ZeoCoreSchema.migrate(dataSource, Dialect.POSTGRESQL, old.name()).migrationsExecuted()).isEqualTo(4);
+      assertThat(ZeoCoreSchema.migrate(dataSource, Dialect.POSTGRESQL, old.name()).migrationsExecuted()).isEqualTo(5);
       try (JdbcConnectionStore store = JdbcConnectionStore.builder().dataSource(dataSource, Dialect.POSTGRESQL)
           .schema(old.name()).build()) {
         OrganizationId org = new OrganizationId("org");
@@ -269,7 +270,7 @@ class PostgresSchemaTest {
             + " dispatch_started_at, confirmation_evidence_ref) VALUES ('org', 'e1', 'c1', 'SUCCEEDED', 21, 13, '"
             + confirmed + "')");
       }
-      assertThat(ZeoCoreSchema.migrate(dataSource, Dialect.POSTGRESQL, old.name()).migrationsExecuted()).isEqualTo(3);
+      assertThat(ZeoCoreSchema.migrate(dataSource, Dialect.POSTGRESQL, old.name()).migrationsExecuted()).isEqualTo(4);
       try (JdbcConnectionStore store = JdbcConnectionStore.builder().dataSource(dataSource, Dialect.POSTGRESQL)
           .schema(old.name()).build()) {
         OrganizationId org = new OrganizationId("org");

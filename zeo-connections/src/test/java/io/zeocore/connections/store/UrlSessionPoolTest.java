@@ -273,7 +273,7 @@ class UrlSessionPoolTest {
       JdbcConnectionStore store = JdbcConnectionStore.builder().jdbcUrl(url, PostgresTestSchema.user(),
           CANARY_PASSWORD).schema(own.name()).poolSize(2).build();
       try {
-        assertThat(store.info().schemaVersion()).isEqualTo("9");
+        assertThat(store.info().schemaVersion()).isEqualTo("10");
         assertThat(sessionsSettlingAt(1)).as("the migration's sessions are closed, one pooled one is left")
             .isEqualTo(1);
         ExecutorService callers = Executors.newFixedThreadPool(6);

@@ -333,7 +333,7 @@ class ZeoCoreSchemaTest {
       }
     }
     assertThat(ZeoCoreSchema.latestVersion(Dialect.SQLITE)).isEqualTo("9");
-    assertThat(ZeoCoreSchema.latestVersion(Dialect.POSTGRESQL)).isEqualTo("9");
+    assertThat(ZeoCoreSchema.latestVersion(Dialect.POSTGRESQL)).isEqualTo("10");
   }
 
   @Test

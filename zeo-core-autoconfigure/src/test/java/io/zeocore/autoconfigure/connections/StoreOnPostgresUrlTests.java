@@ -78,7 +78,7 @@ class StoreOnPostgresUrlTests {
             "zeocore.connections.store.pool-size=2", "zeocore.connections.recovery.enabled=false")
         .run(context -> {
           JdbcConnectionStore store = context.getBean(JdbcConnectionStore.class);
-          assertThat(store.info().schemaVersion()).isEqualTo("9");
+          assertThat(store.info().schemaVersion()).isEqualTo("10");
           ExecutorService callers = Executors.newFixedThreadPool(6);
           try {
             List<Future<Boolean>> claims = new ArrayList<>();
