@@ -84,6 +84,7 @@ class ConnectionsPackageBoundariesTest {
         .orShould().haveSimpleName("EffectRecoveryStore").orShould().haveSimpleName("ReadStore")
         .orShould().haveSimpleName("EffectClaim").orShould().haveSimpleName("ReadClaim")
         .orShould().haveSimpleName("RecoveryCandidate").orShould().haveSimpleName("ConnectionStoreException")
+        .orShould().haveSimpleName("ConnectionChangedException")
         .orShould().haveSimpleName("StoreIntrospection").orShould().haveSimpleName("StoreInfo")
         .orShould().haveSimpleName("SessionPoolStats")
         .orShould().haveSimpleName("JdbcConnectionStore").orShould().haveSimpleName("SqliteDatabase")

@@ -20,6 +20,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.zeocore.connections.contract.ConfirmationEvidence;
 import io.zeocore.connections.contract.ConfirmationEvidenceRef;
+import io.zeocore.connections.contract.ContractFixtures;
 import io.zeocore.connections.contract.EffectId;
 import io.zeocore.connections.contract.EffectReceipt;
 import io.zeocore.connections.contract.EffectRecord;
@@ -291,6 +292,59 @@ class PostgresSchemaTest {
             .isEmpty();
         assertRefused(raw, "UPDATE " + old.name() + ".evidence_references SET observed_at = NULL,"
             + " confirmation_digest = NULL", "evidence is append-only");
+      }
+    }
+  }
+
+  @Test
+  void version10KeepsAVersion9StoreWithItsDataAndItsClaimHoldsTheCheckedConnection() throws Exception {
+    String oldClaim = "SELECT zeocore_claim('org', 'n-old', 10, 'e-old', 'c1', 'r1', 'op', 'a-old', 'k-old', 'ad',"
+        + " 'rd', 10, ARRAY['CREATED', 'AUTHORIZATION_VERIFIED', 'PREPARED', 'DISPATCH_STARTED'],"
+        + " ARRAY[10, 11, 12, 13]::bigint[], ARRAY[NULL, NULL, NULL, NULL]::bigint[])";
+    try (PostgresTestSchema old = PostgresTestSchema.unmigrated()) {
+      DataSource dataSource = migratedUpTo(old, "9");
+      try (Connection raw = old.connect()) {
+        exec(raw, "SET search_path = " + old.name());
+        interleavedToAmbiguity(raw);
+        advance(raw, "e1", "AMBIGUOUS", "FAILED_SAFE", 16, 16L);
+        exec(raw, oldClaim);
+      }
+      assertThat(ZeoCoreSchema.migrate(dataSource, Dialect.POSTGRESQL, old.name()))
+          .isEqualTo(new ZeoCoreSchema.Migration(Dialect.POSTGRESQL, "10", 1));
+      try (JdbcConnectionStore store = JdbcConnectionStore.builder().dataSource(dataSource, Dialect.POSTGRESQL)
+          .schema(old.name()).build()) {
+        OrganizationId org = new OrganizationId("org");
+        assertThat(store.getEffectHistory(org, new EffectId("e1"))).extracting(EffectRecord::state)
+            .containsExactly(EffectState.CREATED, EffectState.AUTHORIZATION_VERIFIED, EffectState.PREPARED,
+                EffectState.DISPATCH_STARTED, EffectState.AMBIGUOUS, EffectState.FAILED_SAFE);
+        assertThat(store.getEffect(org, new EffectId("e-old"))).get().extracting(EffectRecord::state)
+            .isEqualTo(EffectState.DISPATCH_STARTED);
+
+        io.zeocore.connections.contract.Connection saved = ContractFixtures.connection();
+        store.saveConnection(ContractFixtures.ORG, saved);
+        io.zeocore.connections.contract.Connection checked =
+            store.getConnection(ContractFixtures.ORG, ContractFixtures.CONNECTION).orElseThrow();
+        List<EffectRecord> chain = AbstractJdbcConnectionStoreTest.toDispatchStarted(new EffectId("e-new"),
+            ContractFixtures.KEY);
+        assertThat(store.claimEffect(ContractFixtures.ORG, "n-new", chain, checked).claimed()).isTrue();
+        assertThat(store.getEffectHistory(ContractFixtures.ORG, new EffectId("e-new")))
+            .containsExactlyElementsOf(chain);
+      }
+      try (Connection raw = old.connect()) {
+        exec(raw, "SET search_path = " + old.name());
+        // the version-8 claim stays for builds that call it
+        exec(raw, oldClaim.replace("-old", "-old-2"));
+        assertThat(strings(raw, "SELECT state FROM executions WHERE execution_id = 'e-old-2'"))
+            .containsExactly("DISPATCH_STARTED");
+        // the claim holding a document that is not the stored one writes nothing
+        String holding = "SELECT zeocore_claim('org-1', 'n-x', 10, 'e-x', 'conn-1', 'stripe-r1', 'op', 'a-x',"
+            + " 'k-x', 'ad', 'rd', 10, ARRAY['CREATED'], ARRAY[10]::bigint[], ARRAY[NULL]::bigint[], '{}')";
+        assertThatThrownBy(() -> exec(raw, holding)).isInstanceOf(SQLException.class)
+            .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("ZC003"))
+            .hasMessageContaining("the connection changed since it was checked");
+        assertThat(strings(raw, "SELECT count(*) FROM authorization_nonces WHERE nonce = 'n-x'"))
+            .containsExactly("0");
+        assertThat(strings(raw, "SELECT count(*) FROM executions WHERE execution_id = 'e-x'")).containsExactly("0");
       }
     }
   }
