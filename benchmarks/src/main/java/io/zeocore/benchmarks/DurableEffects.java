@@ -122,6 +122,7 @@ public final class DurableEffects {
     long lockSamples;
     long lockWaiting;
     long lightweightWaiting;
+    final Map<String, Long> waitsByEvent = new java.util.TreeMap<>();
     final List<Long> latencies = new ArrayList<>();
     final List<Double> rates = new ArrayList<>();
 
@@ -144,11 +145,12 @@ public final class DurableEffects {
       rates.add(batch.effects / (batch.wallNanos / 1e9));
     }
 
-    /** Adds what {@link EffectsAcrossJvms.LockWaits#stop()} counted over one batch. */
-    void addLockWaits(long[] waited) {
+    /** Adds what {@link EffectsAcrossJvms.LockWaits} counted over one batch. */
+    void addLockWaits(long[] waited, Map<String, Long> byEvent) {
       lockSamples += waited[0];
       lockWaiting += waited[1];
       lightweightWaiting += waited[2];
+      byEvent.forEach((event, waiting) -> waitsByEvent.merge(event, waiting, Long::sum));
     }
 
     double perSecond() {
@@ -165,8 +167,10 @@ public final class DurableEffects {
           (double) writeBytes / effects, (double) writeCalls / effects, (double) wal / effects,
           quantile(sorted, 0.5) / 1e3, quantile(sorted, 0.99) / 1e3, serverCpu / 1e3 / effects,
           lockSamples == 0 ? "" : String.format(Locale.ROOT, ",\"sessionsWaitingOnLocks\":%.2f,"
-              + "\"sessionsWaitingOnLightweightLocks\":%.2f", (double) lockWaiting / lockSamples,
-              (double) lightweightWaiting / lockSamples));
+              + "\"sessionsWaitingOnLightweightLocks\":%.2f,\"sessionsWaitingByEvent\":{%s}",
+              (double) lockWaiting / lockSamples, (double) lightweightWaiting / lockSamples,
+              waitsByEvent.entrySet().stream().map(e -> String.format(Locale.ROOT, "\"%s\":%.2f", e.getKey(),
+                  (double) e.getValue() / lockSamples)).collect(java.util.stream.Collectors.joining(","))));
     }
   }
 
@@ -176,6 +180,10 @@ public final class DurableEffects {
   private static boolean breakdown;
   /** With {@code --warmup B}: batches each contender runs before the measured rounds (default 6). */
   private static int warmUpBatches = 6;
+
+  static int warmUpBatches() {
+    return warmUpBatches;
+  }
   /** With {@code --pg-patch F}: SQL run on ZeoCore's PostgreSQL schema once it is migrated (to try a change). */
   private static String pgPatch;
   static final Map<String, long[]> STORE_CALLS = new java.util.concurrent.ConcurrentHashMap<>();

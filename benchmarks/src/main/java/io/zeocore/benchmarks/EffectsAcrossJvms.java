@@ -51,7 +51,7 @@ final class EffectsAcrossJvms {
       for (BufferedReader output : outputs) {
         expect(output, "ready");
       }
-      for (int r = -2; r < rounds; r++) {
+      for (int r = -Math.max(2, warmUpBatches()); r < rounds; r++) {
         for (String which : (r % 2 == 0) ? List.of("zeocore", "raw") : List.of("raw", "zeocore")) {
           for (BufferedReader output : outputs) {
             expect(output, "prepared");
@@ -84,7 +84,7 @@ final class EffectsAcrossJvms {
             Totals total = totals.get(which.equals("raw") ? raw : zeo);
             total.add(new Batch(done, wall, cpu, alloc, 0, 0, wal, server,
                 latencies.stream().mapToLong(Long::longValue).toArray()));
-            total.addLockWaits(waited);
+            total.addLockWaits(waited, waits.byEvent());
           }
         }
       }
@@ -116,6 +116,8 @@ final class EffectsAcrossJvms {
     private long samples;
     private long lockWaiting;
     private long lightweightWaiting;
+    /** Sessions waiting, summed over the samples, per {@code wait_event_type:wait_event} of either kind. */
+    private final Map<String, Long> byEvent = new java.util.TreeMap<>();
 
     private LockWaits(String url) throws java.sql.SQLException {
       connection = java.sql.DriverManager.getConnection(url, "postgres", null);
@@ -130,15 +132,22 @@ final class EffectsAcrossJvms {
 
     @Override
     public void run() {
-      try (java.sql.PreparedStatement query = connection.prepareStatement("SELECT count(*) FILTER (WHERE"
-          + " wait_event_type = 'Lock'), count(*) FILTER (WHERE wait_event_type = 'LWLock') FROM pg_stat_activity"
-          + " WHERE datname = current_database() AND pid <> pg_backend_pid()")) {
+      try (java.sql.PreparedStatement query = connection.prepareStatement("SELECT wait_event_type || ':' ||"
+          + " wait_event, count(*) FROM pg_stat_activity WHERE datname = current_database()"
+          + " AND pid <> pg_backend_pid() AND wait_event_type IN ('Lock', 'LWLock') GROUP BY 1")) {
         while (running) {
-          try (java.sql.ResultSet row = query.executeQuery()) {
-            row.next();
+          try (java.sql.ResultSet rows = query.executeQuery()) {
             samples++;
-            lockWaiting += row.getLong(1);
-            lightweightWaiting += row.getLong(2);
+            while (rows.next()) {
+              String event = rows.getString(1);
+              long waiting = rows.getLong(2);
+              byEvent.merge(event, waiting, Long::sum);
+              if (event.startsWith("Lock:")) {
+                lockWaiting += waiting;
+              } else {
+                lightweightWaiting += waiting;
+              }
+            }
           }
           Thread.sleep(1);
         }
@@ -153,6 +162,11 @@ final class EffectsAcrossJvms {
       thread.join();
       connection.close();
       return new long[] {samples, lockWaiting, lightweightWaiting};
+    }
+
+    /** What {@link #stop()} counted, per wait event (sessions summed over the samples). */
+    Map<String, Long> byEvent() {
+      return byEvent;
     }
   }
 

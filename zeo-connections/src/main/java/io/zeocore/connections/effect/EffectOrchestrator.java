@@ -61,11 +61,19 @@ import org.jspecify.annotations.Nullable;
  *       reason) that neither consumes the nonce nor occupies the idempotency identity; sending it again records
  *       nothing new. The result carries the reason and the effect id when a refusal is stored under it.
  *   <li>Preflight (throws {@link EffectPreflightException}, nothing persisted): connection active, pinned revision,
- *       revision stored, body size, connector admission, operation exposed, operation not {@code read}.
+ *       revision stored, body size, connector admission, operation exposed, operation not {@code read}. The checks
+ *       run on the connection this orchestrator last read for that organization and id (no read; the revision is
+ *       immutable and cached by the store), and a check that fails there is decided again on a fresh read, so a
+ *       rejection is always the stored connection's.
  *   <li><b>First durable commit</b>: the nonce, the idempotency identity and the snapshots {@code CREATED},
  *       {@code AUTHORIZATION_VERIFIED}, {@code PREPARED}, {@code DISPATCH_STARTED} (strictly increasing instants) in one
- *       transaction. If the identity is taken, the existing effect's state is returned without dispatching; reusing
- *       an identity with a different request digest is refused with {@code REQUEST_DIGEST_MISMATCH}.
+ *       transaction, which holds the connection the checks ran on
+ *       ({@link EffectStore#claimEffect(OrganizationId, String, List, io.zeocore.connections.contract.Connection)}):
+ *       if the stored connection is no longer that one, nothing is written, the connection is read and checked
+ *       again and the claim made with it (at most three reads; then the store's
+ *       {@link io.zeocore.connections.store.ConnectionChangedException} is thrown, nothing persisted). If the identity
+ *       is taken, the existing effect's state is returned without dispatching; reusing an identity with a different
+ *       request digest is refused with {@code REQUEST_DIGEST_MISMATCH}.
  *   <li>Dispatch, once, on the calling thread, after that commit. EFFECTFUL work never goes through the read-only
  *       {@link io.zeocore.execution.ResilientRunner}: there is no retry, no timeout wrapper, no fallback.
  *   <li><b>Second durable commit</b>: {@code CONFIRMED} → {@code SUCCEEDED} with confirmation evidence and receipt;
