@@ -81,6 +81,11 @@ final class EffectRecords {
   private final String callCommitOutcome;
 
   private final String insertEffect;
+  /**
+   * SQLite from schema version 10: the claim's one insert, at {@code DISPATCH_STARTED} with the claim's whole chain
+   * as its history and the dispatch clock by the statement's own clock.
+   */
+  private final String insertClaimChain;
   private final String advanceEffect;
   /** {@link #advanceEffect} for the step into {@code DISPATCH_STARTED}, which also writes the dispatch clock. */
   private final String advanceToDispatch;
@@ -111,6 +116,9 @@ final class EffectRecords {
     insertEffect = "INSERT INTO " + effects + " (" + IDENTITY_COLUMNS + ", holds_identity, state, created_at,"
         + " updated_at, completed_at" + sql.historyInsertColumn() + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?"
         + sql.historyInsertValue("?11", "?13", "?14") + ")";
+    insertClaimChain = "INSERT INTO " + effects + " (" + IDENTITY_COLUMNS + ", holds_identity, state, created_at,"
+        + " updated_at, completed_at, history, dispatch_started_db_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
+        + " json(?), " + sql.databaseNowMicros() + ")";
     String setSnapshot = " SET state = ?, updated_at = ?, completed_at = ?" + sql.historyAppend("?1", "?2", "?3");
     advanceEffect = "UPDATE " + effects + setSnapshot
         + " WHERE organization_id = ? AND execution_id = ? AND state = ?";
@@ -211,8 +219,9 @@ final class EffectRecords {
 
   /**
    * One transaction: the nonce and the effect holding the idempotency identity with its snapshot chain from
-   * {@code CREATED} — on SQLite its insert at {@code CREATED} and a compare-and-set per later snapshot, on PostgreSQL
-   * one insert of the whole chain ({@code zeocore_claim}). A conflict (nonce or identity taken, also by a concurrent
+   * {@code CREATED} — one insert of the whole chain (PostgreSQL from schema version 8, through {@code zeocore_claim};
+   * SQLite from version 10 for the orchestrator's chain {@code CREATED} … {@code DISPATCH_STARTED}, other chains as
+   * an insert at {@code CREATED} and a compare-and-set per later snapshot). A conflict (nonce or identity taken, also by a concurrent
    * claim that committed first) rolls everything back and returns the stored effect with {@code claimed = false}.
    */
   EffectClaim claim(OrganizationId organizationId, String nonce, List<EffectRecord> snapshots) {
@@ -253,8 +262,12 @@ final class EffectRecords {
             throw new ConnectionChangedException();
           }
           nonces.insert(s, organizationId, nonce, first.createdAt());
-          insertEffect(s, first, true);
-          advanceChain(s, snapshots);
+          if (isClaimChain(snapshots)) {
+            insertClaimChain(s, snapshots);
+          } else {
+            insertEffect(s, first, true);
+            advanceChain(s, snapshots);
+          }
         });
       }
       return new EffectClaim(last, true);
@@ -519,6 +532,47 @@ final class EffectRecords {
 
   // ---------------------------------------------------------------------------------------------------------------
   // Statements inside a transaction
+
+  private static final List<EffectState> CLAIM_CHAIN = List.of(EffectState.CREATED,
+      EffectState.AUTHORIZATION_VERIFIED, EffectState.PREPARED, EffectState.DISPATCH_STARTED);
+
+  /** Whether {@code snapshots} (a valid chain) is the orchestrator's claim: CREATED through DISPATCH_STARTED. */
+  private static boolean isClaimChain(List<EffectRecord> snapshots) {
+    if (snapshots.size() != CLAIM_CHAIN.size()) {
+      return false;
+    }
+    for (int i = 0; i < snapshots.size(); i++) {
+      if (snapshots.get(i).state() != CLAIM_CHAIN.get(i)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** The claim's one insert on SQLite ({@link #insertClaimChain}), holding the idempotency identity. */
+  private void insertClaimChain(SqlSession s, List<EffectRecord> snapshots) throws SQLException {
+    EffectRecord last = snapshots.get(snapshots.size() - 1);
+    s.update(insertClaimChain, last.organizationId().value(), last.effectId().value(), last.connectionId().value(),
+        last.connectorRevision().value(), last.operationId().value(), last.authorizationId().value(),
+        last.idempotencyKey().value(), last.authorizationDigest(), last.requestDigest(), 1, last.state().name(),
+        Micros.of(last.createdAt()), Micros.of(last.updatedAt()), Micros.ofNullable(last.completedAt()),
+        historyJson(snapshots));
+  }
+
+  /** {@code snapshots} as the history column holds them: a JSON array of {@code [state, updated_at, completed_at]}. */
+  static String historyJson(List<EffectRecord> snapshots) {
+    StringBuilder json = new StringBuilder(40 * snapshots.size()).append('[');
+    for (EffectRecord snapshot : snapshots) {
+      if (json.length() > 1) {
+        json.append(',');
+      }
+      json.append("[\"").append(snapshot.state().name()).append("\",").append(Micros.of(snapshot.updatedAt()))
+          .append(',');
+      Long completedAt = Micros.ofNullable(snapshot.completedAt());
+      json.append(completedAt == null ? "null" : completedAt.toString()).append(']');
+    }
+    return json.append(']').toString();
+  }
 
   private void insertEffect(SqlSession s, EffectRecord effect, boolean holdsIdentity) throws SQLException {
     s.update(insertEffect, effect.organizationId().value(), effect.effectId().value(),

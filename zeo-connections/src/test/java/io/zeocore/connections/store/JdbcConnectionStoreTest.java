@@ -30,7 +30,7 @@ class JdbcConnectionStoreTest extends AbstractJdbcConnectionStoreTest {
     assertThat(info.reachable()).isTrue();
     assertThat(info.dialect()).isEqualTo(Dialect.SQLITE);
     assertThat(info.schema()).isNull();
-    assertThat(info.schemaVersion()).isEqualTo("9");
+    assertThat(info.schemaVersion()).isEqualTo("10");
     assertThat(info.databaseFile()).isEqualTo(temp.resolve("zeocore.db").toAbsolutePath());
     assertThat(info.fileModes()).containsEntry("zeocore.db", "rw-------");
     assertThat(info.failure()).isNull();
@@ -47,7 +47,7 @@ class JdbcConnectionStoreTest extends AbstractJdbcConnectionStoreTest {
     try (JdbcConnectionStore second = JdbcConnectionStore.forJdbcUrl(
         "jdbc:sqlite:" + temp.resolve("zeocore.db"), null, null)) {
       assertThat(second.getEffect(ORG, EXECUTION)).isPresent();
-      assertThat(second.info().schemaVersion()).isEqualTo("9");
+      assertThat(second.info().schemaVersion()).isEqualTo("10");
     }
     assertThatThrownBy(() -> JdbcConnectionStore.forJdbcUrl("jdbc:sqlite::memory:", null, null))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("plain file path");

@@ -21,6 +21,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.zeocore.connections.contract.ConfirmationEvidence;
 import io.zeocore.connections.contract.ConfirmationEvidenceRef;
+import io.zeocore.connections.contract.ContractFixtures;
 import io.zeocore.connections.contract.EffectId;
 import io.zeocore.connections.contract.EffectReceipt;
 import io.zeocore.connections.contract.EffectRecord;
@@ -62,8 +63,8 @@ class ZeoCoreSchemaTest {
     file = temp.resolve("zeocore.db");
     try (SqliteDatabase database = SqliteDatabase.open(file)) {
       ZeoCoreSchema.Migration migration = ZeoCoreSchema.migrate(database.migrationDataSource(), Dialect.SQLITE);
-      assertThat(migration.schemaVersion()).isEqualTo("9");
-      assertThat(migration.migrationsExecuted()).isEqualTo(9);
+      assertThat(migration.schemaVersion()).isEqualTo("10");
+      assertThat(migration.migrationsExecuted()).isEqualTo(10);
     }
   }
 
@@ -72,8 +73,8 @@ class ZeoCoreSchemaTest {
     try (SqliteDatabase database = SqliteDatabase.open(file)) {
       ZeoCoreSchema.Migration again = ZeoCoreSchema.migrate(database.migrationDataSource(), Dialect.SQLITE);
       assertThat(again.migrationsExecuted()).isZero();
-      assertThat(again.schemaVersion()).isEqualTo("9");
-      assertThat(ZeoCoreSchema.appliedVersion(database.migrationDataSource(), Dialect.SQLITE)).contains("9");
+      assertThat(again.schemaVersion()).isEqualTo("10");
+      assertThat(ZeoCoreSchema.appliedVersion(database.migrationDataSource(), Dialect.SQLITE)).contains("10");
     }
   }
 
@@ -98,7 +99,7 @@ class ZeoCoreSchemaTest {
         return database.migrationDataSource();
       }, SqliteDialect.INSTANCE.tables(null));
       assertThat(asked).hasValue(1);
-      assertThat(migration.migrationsExecuted()).isEqualTo(9);
+      assertThat(migration.migrationsExecuted()).isEqualTo(10);
     }
   }
 
@@ -120,7 +121,7 @@ class ZeoCoreSchemaTest {
     assertThat(clock).hasSize(2);
 
     try (JdbcConnectionStore store = JdbcConnectionStore.openSqlite(old)) {
-      assertThat(store.info().schemaVersion()).isEqualTo("9");
+      assertThat(store.info().schemaVersion()).isEqualTo("10");
       OrganizationId org = new OrganizationId("org");
       assertThat(store.getEffectHistory(org, new EffectId("e1"))).extracting(EffectRecord::state)
           .containsExactly(EffectState.CREATED, EffectState.AUTHORIZATION_VERIFIED, EffectState.PREPARED,
@@ -268,7 +269,7 @@ class ZeoCoreSchemaTest {
     try (SqliteDatabase app = SqliteDatabase.open(appFile)) {
       app.database().write(s -> s.update("CREATE TABLE orders (id INTEGER PRIMARY KEY)"));
       ZeoCoreSchema.Migration migration = ZeoCoreSchema.migrate(app.migrationDataSource(), Dialect.SQLITE);
-      assertThat(migration.schemaVersion()).isEqualTo("9");
+      assertThat(migration.schemaVersion()).isEqualTo("10");
       boolean kept = app.database().read(s -> s.exists("SELECT 1 FROM sqlite_master WHERE name = 'orders'"));
       assertThat(kept).isTrue();
     }
@@ -332,7 +333,7 @@ class ZeoCoreSchemaTest {
             .isEqualTo(ZeoCoreSchema.latestVersion(dialect));
       }
     }
-    assertThat(ZeoCoreSchema.latestVersion(Dialect.SQLITE)).isEqualTo("9");
+    assertThat(ZeoCoreSchema.latestVersion(Dialect.SQLITE)).isEqualTo("10");
     assertThat(ZeoCoreSchema.latestVersion(Dialect.POSTGRESQL)).isEqualTo("10");
   }
 
@@ -424,6 +425,115 @@ class ZeoCoreSchemaTest {
   }
 
   /** Moves a PREPARED execution to DISPATCH_STARTED (at 13) as the store does: writing the database's clock. */
+  /** An insert of execution {@code id} (created at 10) at {@code state}, with {@code history} and {@code clock}. */
+  private static String chainInsert(String id, String state, long updatedAt, String history, String clock) {
+    return "INSERT INTO executions (organization_id, execution_id, connection_id, connector_revision, operation_id,"
+        + " authorization_id, idempotency_key, authorization_digest, request_digest, holds_identity, state, created_at,"
+        + " updated_at, completed_at, history, dispatch_started_db_at) VALUES ('org', '" + id + "', 'c1', 'r1', 'op',"
+        + " 'a1', 'k-" + id + "', 'ad', 'rd', 1, '" + state + "', 10, " + updatedAt + ", NULL, " + history + ", "
+        + clock + ")";
+  }
+
+  @Test
+  void theClaimInsertsItsWholeChainAtTheDispatchAndNoInsertReachesAnyOtherState() throws Exception {
+    String now = SqliteDialect.INSTANCE.databaseNowMicros();
+    String chain = "'[[\"CREATED\",10,null],[\"AUTHORIZATION_VERIFIED\",11,null],[\"PREPARED\",12,null],"
+        + "[\"DISPATCH_STARTED\",13,null]]'";
+    try (Connection raw = raw()) {
+      long before = System.currentTimeMillis() * 1000;
+      exec(raw, chainInsert("c1", "DISPATCH_STARTED", 13, chain, now));
+      long after = System.currentTimeMillis() * 1000;
+      assertThat(strings(raw, "SELECT s.value ->> 0 FROM executions, json_each(history) s ORDER BY s.key"))
+          .containsExactly("CREATED", "AUTHORIZATION_VERIFIED", "PREPARED", "DISPATCH_STARTED");
+      assertThat(Long.parseLong(strings(raw, "SELECT dispatch_started_db_at FROM executions").get(0)))
+          .as("the clock of the insert that starts the dispatch").isBetween(before - 1000, after + 1000);
+      // its outcome is a compare-and-set as before
+      advance(raw, "c1", "DISPATCH_STARTED", "SUCCEEDED", 14, 14L);
+
+      assertRefused(raw, chainInsert("x1", "DISPATCH_STARTED", 13, chain, "NULL"),
+          "written by the database when the dispatch starts");
+      assertRefused(raw, chainInsert("x2", "DISPATCH_STARTED", 13, chain, "42"),
+          "written by the database when the dispatch starts");
+      for (String state : List.of("AUTHORIZATION_VERIFIED", "PREPARED", "SUCCEEDED", "AMBIGUOUS", "FAILED_SAFE")) {
+        assertRefused(raw, chainInsert("x-" + state, state, 13, chain, "NULL"),
+            "first persisted state must be CREATED");
+      }
+      // anything but exactly the claim's chain: a step left out, one more, out of order, a time going back, one
+      // before created_at, a completed snapshot, a time as text, not the row's last snapshot, no history, not JSON
+      String[] malformed = {
+          "'[[\"CREATED\",10,null],[\"PREPARED\",12,null],[\"DISPATCH_STARTED\",13,null]]'",
+          "'[[\"CREATED\",10,null],[\"AUTHORIZATION_VERIFIED\",11,null],[\"PREPARED\",12,null],"
+              + "[\"PREPARED\",12,null],[\"DISPATCH_STARTED\",13,null]]'",
+          "'[[\"CREATED\",10,null],[\"PREPARED\",11,null],[\"AUTHORIZATION_VERIFIED\",12,null],"
+              + "[\"DISPATCH_STARTED\",13,null]]'",
+          "'[[\"CREATED\",10,null],[\"AUTHORIZATION_VERIFIED\",12,null],[\"PREPARED\",11,null],"
+              + "[\"DISPATCH_STARTED\",13,null]]'",
+          "'[[\"CREATED\",9,null],[\"AUTHORIZATION_VERIFIED\",11,null],[\"PREPARED\",12,null],"
+              + "[\"DISPATCH_STARTED\",13,null]]'",
+          "'[[\"CREATED\",10,10],[\"AUTHORIZATION_VERIFIED\",11,null],[\"PREPARED\",12,null],"
+              + "[\"DISPATCH_STARTED\",13,null]]'",
+          "'[[\"CREATED\",10,null],[\"AUTHORIZATION_VERIFIED\",\"11\",null],[\"PREPARED\",12,null],"
+              + "[\"DISPATCH_STARTED\",13,null]]'",
+          "'[[\"CREATED\",10,null],[\"AUTHORIZATION_VERIFIED\",11,null],[\"PREPARED\",12,null],"
+              + "[\"DISPATCH_STARTED\",14,null]]'",
+          "'[[\"CREATED\",10,null],[\"AUTHORIZATION_VERIFIED\",11,null],[\"PREPARED\",14,null],"
+              + "[\"DISPATCH_STARTED\",13,null]]'",
+          "NULL",
+          "'[[\"CREATED\",10,null]'"};
+      for (int i = 0; i < malformed.length; i++) {
+        assertRefused(raw, chainInsert("m" + i, "DISPATCH_STARTED", 13, malformed[i], now),
+            "history must record the execution's current snapshot");
+      }
+      assertRefused(raw, chainInsert("c1", "DISPATCH_STARTED", 13, chain, now), "already exists");
+      assertThat(strings(raw, "SELECT execution_id FROM executions")).containsExactly("c1");
+    }
+  }
+
+  @Test
+  void version10KeepsAVersion9StoreWithItsDataAndItsClaimIsOneInsert() throws Exception {
+    Path old = databaseAtVersion("9");
+    try (Connection raw = DriverManager.getConnection("jdbc:sqlite:" + old)) {
+      exec(raw, "PRAGMA foreign_keys = ON");
+      exec(raw, "PRAGMA recursive_triggers = ON");
+      insertEffect(raw, "e1", "k1", 1);
+      advanceToPrepared(raw, "e1");
+      startDispatch(raw, "e1");
+      advance(raw, "e1", "DISPATCH_STARTED", "AMBIGUOUS", 14);
+      exec(raw, numberedReceipt("e1", "c1", "AMBIGUOUS", 14, null));
+      advance(raw, "e1", "AMBIGUOUS", "FAILED_SAFE", 16, 16L);
+      exec(raw, numberedReceipt("e1", "c1", "FAILED_SAFE", 16, 14L));
+      insertEffect(raw, "e3", "k3", 1);
+      advanceToPrepared(raw, "e3");
+      startDispatch(raw, "e3");
+    }
+    try (JdbcConnectionStore store = JdbcConnectionStore.openSqlite(old)) {
+      assertThat(store.info().schemaVersion()).isEqualTo("10");
+      OrganizationId org = new OrganizationId("org");
+      assertThat(store.getEffectHistory(org, new EffectId("e1"))).extracting(EffectRecord::state)
+          .containsExactly(EffectState.CREATED, EffectState.AUTHORIZATION_VERIFIED, EffectState.PREPARED,
+              EffectState.DISPATCH_STARTED, EffectState.AMBIGUOUS, EffectState.FAILED_SAFE);
+      assertThat(store.getReceiptsForEffect(org, new EffectId("e1"))).extracting(EffectReceipt::finalState)
+          .containsExactly(EffectState.AMBIGUOUS, EffectState.FAILED_SAFE);
+      assertThat(store.getEffect(org, new EffectId("e3"))).get().extracting(EffectRecord::state)
+          .isEqualTo(EffectState.DISPATCH_STARTED);
+
+      io.zeocore.connections.contract.Connection connection = ContractFixtures.connection();
+      store.saveConnection(ContractFixtures.ORG, connection);
+      List<EffectRecord> chain = AbstractJdbcConnectionStoreTest.toDispatchStarted(new EffectId("e-new"),
+          ContractFixtures.KEY);
+      assertThat(store.claimEffect(ContractFixtures.ORG, "n-new", chain, connection).claimed()).isTrue();
+      assertThat(store.getEffectHistory(ContractFixtures.ORG, new EffectId("e-new")))
+          .containsExactlyElementsOf(chain);
+    }
+    try (Connection raw = DriverManager.getConnection("jdbc:sqlite:" + old)) {
+      assertThat(strings(raw, "SELECT count(*) FROM executions WHERE execution_id = 'e-new'"
+          + " AND dispatch_started_db_at IS NOT NULL")).as("the insert set the dispatch clock").containsExactly("1");
+      assertThat(strings(raw, "SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'executions'"
+          + " AND name IN ('executions_history_inserted', 'executions_dispatch_clock_not_inserted')"))
+          .as("folded into the insert guard").isEmpty();
+    }
+  }
+
   private static void startDispatch(Connection raw, String id) throws SQLException {
     advance(raw, id, "PREPARED", "DISPATCH_STARTED", 13, null, SqliteDialect.INSTANCE.dispatchClockAssignment());
   }
@@ -557,7 +667,7 @@ class ZeoCoreSchemaTest {
     Path old = populatedVersion7();
 
     try (JdbcConnectionStore store = JdbcConnectionStore.openSqlite(old)) {
-      assertThat(store.info().schemaVersion()).isEqualTo("9");
+      assertThat(store.info().schemaVersion()).isEqualTo("10");
       OrganizationId org = new OrganizationId("org");
       assertThat(store.getEvidenceReferencesForEffect(org, new EffectId("e1"))).as("in the order recorded")
           .containsExactly(new ConfirmationEvidenceRef(REF_B), new ConfirmationEvidenceRef(REF_A));
