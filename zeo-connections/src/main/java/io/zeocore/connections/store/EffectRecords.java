@@ -117,8 +117,8 @@ final class EffectRecords {
         + " updated_at, completed_at" + sql.historyInsertColumn() + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?"
         + sql.historyInsertValue("?11", "?13", "?14") + ")";
     insertClaimChain = "INSERT INTO " + effects + " (" + IDENTITY_COLUMNS + ", holds_identity, state, created_at,"
-        + " updated_at, completed_at, history, dispatch_started_db_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
-        + " json(?), " + sql.databaseNowMicros() + ")";
+        + " updated_at, completed_at, history, dispatch_started_db_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
+        + " ?, json(?), " + sql.databaseNowMicros() + ")";
     String setSnapshot = " SET state = ?, updated_at = ?, completed_at = ?" + sql.historyAppend("?1", "?2", "?3");
     advanceEffect = "UPDATE " + effects + setSnapshot
         + " WHERE organization_id = ? AND execution_id = ? AND state = ?";
@@ -221,8 +221,9 @@ final class EffectRecords {
    * One transaction: the nonce and the effect holding the idempotency identity with its snapshot chain from
    * {@code CREATED} — one insert of the whole chain (PostgreSQL from schema version 8, through {@code zeocore_claim};
    * SQLite from version 10 for the orchestrator's chain {@code CREATED} … {@code DISPATCH_STARTED}, other chains as
-   * an insert at {@code CREATED} and a compare-and-set per later snapshot). A conflict (nonce or identity taken, also by a concurrent
-   * claim that committed first) rolls everything back and returns the stored effect with {@code claimed = false}.
+   * an insert at {@code CREATED} and a compare-and-set per later snapshot). A conflict (nonce or identity taken, also
+   * by a concurrent claim that committed first) rolls everything back and returns the stored effect with
+   * {@code claimed = false}.
    */
   EffectClaim claim(OrganizationId organizationId, String nonce, List<EffectRecord> snapshots) {
     return claim(organizationId, nonce, snapshots, null);
