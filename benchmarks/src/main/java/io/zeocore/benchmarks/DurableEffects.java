@@ -105,7 +105,7 @@ public final class DurableEffects {
 
   /** What one batch cost. */
   record Batch(int effects, long wallNanos, long cpuNanos, long allocatedBytes, long writeBytes, long writeCalls,
-      long walBytes, long serverCpuNanos, long[] latencies) {}
+      long walBytes, long serverCpuNanos, long backendCpuNanos, long[] latencies) {}
 
   /** Totals of one contender over all rounds. */
   static final class Totals {
@@ -119,6 +119,7 @@ public final class DurableEffects {
     long writeCalls;
     long wal;
     long serverCpu;
+    long backendCpu;
     long lockSamples;
     long lockWaiting;
     long lightweightWaiting;
@@ -139,6 +140,7 @@ public final class DurableEffects {
       writeCalls += batch.writeCalls;
       wal += batch.walBytes;
       serverCpu += batch.serverCpuNanos;
+      backendCpu += batch.backendCpuNanos;
       for (long latency : batch.latencies) {
         latencies.add(latency);
       }
@@ -162,10 +164,11 @@ public final class DurableEffects {
       return String.format(Locale.ROOT, "{\"contender\":\"%s\",\"effects\":%d,\"effectsPerSecond\":%.1f,"
               + "\"cpuMicrosPerEffect\":%.0f,\"allocatedBytesPerEffect\":%.0f,\"writeBytesPerEffect\":%.0f,"
               + "\"writeCallsPerEffect\":%.1f,\"walBytesPerEffect\":%.0f,\"latencyP50Micros\":%.0f,"
-              + "\"latencyP99Micros\":%.0f,\"serverCpuMicrosPerEffect\":%.0f%s}",
+              + "\"latencyP99Micros\":%.0f,\"serverCpuMicrosPerEffect\":%.0f,\"backendCpuMicrosPerEffect\":%.0f%s}",
           name, effects, perSecond(), cpu / 1e3 / effects, (double) allocated / effects,
           (double) writeBytes / effects, (double) writeCalls / effects, (double) wal / effects,
           quantile(sorted, 0.5) / 1e3, quantile(sorted, 0.99) / 1e3, serverCpu / 1e3 / effects,
+          backendCpu / 1e3 / effects,
           lockSamples == 0 ? "" : String.format(Locale.ROOT, ",\"sessionsWaitingOnLocks\":%.2f,"
               + "\"sessionsWaitingOnLightweightLocks\":%.2f,\"sessionsWaitingByEvent\":{%s}",
               (double) lockWaiting / lockSamples, (double) lightweightWaiting / lockSamples,
@@ -253,7 +256,7 @@ public final class DurableEffects {
       threads.add(thread);
     }
     long wal0 = walPosition();
-    long server0 = serverCpuNanos();
+    long[] server0 = pgUrl == null ? new long[2] : serverCpuNanosNow();
     long[] io0 = io();
     long cpu0 = OS.getProcessCpuTime();
     long alloc0 = THREADS.getTotalThreadAllocatedBytes();
@@ -265,15 +268,15 @@ public final class DurableEffects {
     long cpu = OS.getProcessCpuTime() - cpu0;
     long[] io = io();
     long wal = walPosition() - wal0;
-    long server = serverCpuNanos() - server0;
+    long[] server1 = pgUrl == null ? new long[2] : serverCpuNanosNow();
     for (Thread thread : threads) {
       thread.join();
     }
     if (failure[0] != null) {
       throw new IllegalStateException(contender.name + " failed", failure[0]);
     }
-    return new Batch(callers * perCaller, wall, cpu, alloc, io[0] - io0[0], io[1] - io0[1], wal, server,
-        Arrays.stream(latencies).flatMapToLong(Arrays::stream).toArray());
+    return new Batch(callers * perCaller, wall, cpu, alloc, io[0] - io0[0], io[1] - io0[1], wal, server1[0] - server0[0],
+        server1[1] - server0[1], Arrays.stream(latencies).flatMapToLong(Arrays::stream).toArray());
   }
 
   /** {@code wchar}, {@code syscw} of this process. */
@@ -300,14 +303,20 @@ public final class DurableEffects {
    * backend that exits during a batch takes its time with it, so the contenders keep their sessions open.
    */
   long serverCpuNanos() {
-    if (pgUrl == null) {
-      return 0;
-    }
-    return serverCpuNanosNow();
+    return pgUrl == null ? 0 : serverCpuNanosNow()[0];
   }
 
-  static long serverCpuNanosNow() {
-    long total = 0;
+  /** {@link #serverCpuNanos()} of the client backends alone (sessions, not the server's background processes). */
+  long backendCpuNanos() {
+    return pgUrl == null ? 0 : serverCpuNanosNow()[1];
+  }
+
+  /**
+   * {every PostgreSQL process, its client backends alone}: a backend's command line names its client, {@code
+   * host(port)} or {@code [local]}; the postmaster, checkpointer, background writer, WAL writer and autovacuum do not.
+   */
+  static long[] serverCpuNanosNow() {
+    long[] total = new long[2];
     try (var processes = Files.newDirectoryStream(Path.of("/proc"), "[0-9]*")) {
       for (Path process : processes) {
         try {
@@ -315,7 +324,13 @@ public final class DurableEffects {
             continue;
           }
           String schedstat = Files.readString(process.resolve("schedstat"));
-          total += Long.parseLong(schedstat.substring(0, schedstat.indexOf(' ')));
+          long nanos = Long.parseLong(schedstat.substring(0, schedstat.indexOf(' ')));
+          total[0] += nanos;
+          String command = new String(Files.readAllBytes(process.resolve("cmdline")),
+              java.nio.charset.StandardCharsets.UTF_8);
+          if (command.contains("(") || command.contains("[local]")) {
+            total[1] += nanos;
+          }
         } catch (IOException | RuntimeException gone) {
           // the process ended between the listing and the read
         }

@@ -56,9 +56,11 @@ final class EffectsAcrossJvms {
           for (BufferedReader output : outputs) {
             expect(output, "prepared");
           }
-          long wal0 = bench.walPosition();
-          long server0 = bench.serverCpuNanos();
           LockWaits waits = LockWaits.start(pgUrl);
+          long wal0 = bench.walPosition();
+          long sampler0 = waits.ownCpuNanos();
+          long server0 = bench.serverCpuNanos();
+          long backend0 = bench.backendCpuNanos();
           for (PrintStream input : inputs) {
             input.println(which);
           }
@@ -77,12 +79,15 @@ final class EffectsAcrossJvms {
               latencies.add(Long.parseLong(parts[k]));
             }
           }
-          long server = bench.serverCpuNanos() - server0;
+          // the sampler's own session is not the effects' cost
+          long sampler = waits.ownCpuNanos() - sampler0;
+          long server = bench.serverCpuNanos() - server0 - sampler;
+          long backend = bench.backendCpuNanos() - backend0 - sampler;
           long wal = bench.walPosition() - wal0;
           long[] waited = waits.stop();
           if (r >= 0) {
             Totals total = totals.get(which.equals("raw") ? raw : zeo);
-            total.add(new Batch(done, wall, cpu, alloc, 0, 0, wal, server,
+            total.add(new Batch(done, wall, cpu, alloc, 0, 0, wal, server, backend,
                 latencies.stream().mapToLong(Long::longValue).toArray()));
             total.addLockWaits(waited, waits.byEvent());
           }
@@ -104,7 +109,7 @@ final class EffectsAcrossJvms {
   }
 
   /**
-   * Samples {@code pg_stat_activity} every millisecond on a connection of its own while a batch runs: how many of
+   * Samples {@code pg_stat_activity} every 5 ms on a connection of its own while a batch runs: how many of
    * the database's other sessions wait on a heavyweight lock ({@code wait_event_type = 'Lock'}: a row, a tuple, a
    * transaction id) and how many on a lightweight one ({@code 'LWLock'}: buffer content, WAL insertion).
    */
@@ -119,9 +124,22 @@ final class EffectsAcrossJvms {
     /** Sessions waiting, summed over the samples, per {@code wait_event_type:wait_event} of either kind. */
     private final Map<String, Long> byEvent = new java.util.TreeMap<>();
 
+    private final long backendPid;
+
     private LockWaits(String url) throws java.sql.SQLException {
       connection = java.sql.DriverManager.getConnection(url, "postgres", null);
+      try (java.sql.Statement statement = connection.createStatement();
+          java.sql.ResultSet row = statement.executeQuery("SELECT pg_backend_pid()")) {
+        row.next();
+        backendPid = row.getLong(1);
+      }
       thread = new Thread(this, "lock-waits");
+    }
+
+    /** The CPU time of this sampler's own server session so far (the server runs on this machine). */
+    long ownCpuNanos() throws IOException {
+      String schedstat = java.nio.file.Files.readString(Path.of("/proc", Long.toString(backendPid), "schedstat"));
+      return Long.parseLong(schedstat.substring(0, schedstat.indexOf(' ')));
     }
 
     static LockWaits start(String url) throws java.sql.SQLException {
@@ -149,7 +167,7 @@ final class EffectsAcrossJvms {
               }
             }
           }
-          Thread.sleep(1);
+          Thread.sleep(5);
         }
       } catch (Exception e) {
         throw new IllegalStateException("lock-wait sampling failed", e);
