@@ -274,7 +274,7 @@ def render(results, meta):
             if not z or not w:
                 continue
             section.append(
-                f"| {i + 1} | {z['effectsPerSecond']:.0f} | {w['effectsPerSecond']:.0f} | "
+                f"| run {i + 1} | {z['effectsPerSecond']:.0f} | {w['effectsPerSecond']:.0f} | "
                 f"{ratios.get('pg2jvm-zeocore-16/pg2jvm-raw-16', 0):.2f}× | "
                 f"{one['effectsPerSecond'] if one else 0:.0f} | "
                 f"{z['effectsPerSecond'] / one['effectsPerSecond'] if one else 0:.2f}× | "
@@ -346,7 +346,8 @@ def main():
         subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
     command = open(os.path.join(args.results, "command.txt")).read().strip() \
         if os.path.exists(os.path.join(args.results, "command.txt")) else "DurableEffects"
-    load_text = open(os.path.join(args.results, "load.txt")).read().strip() \
+    load_text = "; ".join(line for line in open(os.path.join(args.results, "load.txt")).read().split("\n")
+                          if line.strip() and line.strip() != "all done") \
         if os.path.exists(os.path.join(args.results, "load.txt")) else ""
     meta = f"commit {commit}, `{command}`"
     summary, section = render(args.results, meta)
