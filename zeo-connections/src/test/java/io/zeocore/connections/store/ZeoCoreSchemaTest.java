@@ -123,11 +123,7 @@ class ZeoCoreSchemaTest {
     try (JdbcConnectionStore store = JdbcConnectionStore.openSqlite(old)) {
       assertThat(store.info().schemaVersion()).isEqualTo("10");
       OrganizationId org = new OrganizationId("org");
-      assertThat(store.getEffectHistory(org, new EffectId("e1"))).extracting(EffectRecord::state)
-          .containsExactly(EffectState.CREATED, EffectState.AUTHORIZATION_VERIFIED, EffectState.PREPARED,
-              EffectState.DISPATCH_STARTED, EffectState.AMBIGUOUS, EffectState.FAILED_SAFE);
-      assertThat(store.getReceiptsForEffect(org, new EffectId("e1"))).extracting(EffectReceipt::finalState)
-          .containsExactly(EffectState.AMBIGUOUS, EffectState.FAILED_SAFE);
+      assertAmbiguityResolvedFailedSafe(store, org, new EffectId("e1"));
       assertThat(store.getReceiptsForEffect(org, new EffectId("e2"))).hasSize(1);
     }
     try (Connection raw = DriverManager.getConnection("jdbc:sqlite:" + old)) {
@@ -509,11 +505,7 @@ class ZeoCoreSchemaTest {
     try (JdbcConnectionStore store = JdbcConnectionStore.openSqlite(old)) {
       assertThat(store.info().schemaVersion()).isEqualTo("10");
       OrganizationId org = new OrganizationId("org");
-      assertThat(store.getEffectHistory(org, new EffectId("e1"))).extracting(EffectRecord::state)
-          .containsExactly(EffectState.CREATED, EffectState.AUTHORIZATION_VERIFIED, EffectState.PREPARED,
-              EffectState.DISPATCH_STARTED, EffectState.AMBIGUOUS, EffectState.FAILED_SAFE);
-      assertThat(store.getReceiptsForEffect(org, new EffectId("e1"))).extracting(EffectReceipt::finalState)
-          .containsExactly(EffectState.AMBIGUOUS, EffectState.FAILED_SAFE);
+      assertAmbiguityResolvedFailedSafe(store, org, new EffectId("e1"));
       assertThat(store.getEffect(org, new EffectId("e3"))).get().extracting(EffectRecord::state)
           .isEqualTo(EffectState.DISPATCH_STARTED);
 
@@ -532,6 +524,15 @@ class ZeoCoreSchemaTest {
           + " AND name IN ('executions_history_inserted', 'executions_dispatch_clock_not_inserted')"))
           .as("folded into the insert guard").isEmpty();
     }
+  }
+
+  /** {@code id}'s six snapshots through {@code AMBIGUOUS} to {@code FAILED_SAFE}, and its two receipts, as kept. */
+  private static void assertAmbiguityResolvedFailedSafe(JdbcConnectionStore store, OrganizationId org, EffectId id) {
+    assertThat(store.getEffectHistory(org, id)).extracting(EffectRecord::state)
+        .containsExactly(EffectState.CREATED, EffectState.AUTHORIZATION_VERIFIED, EffectState.PREPARED,
+            EffectState.DISPATCH_STARTED, EffectState.AMBIGUOUS, EffectState.FAILED_SAFE);
+    assertThat(store.getReceiptsForEffect(org, id)).extracting(EffectReceipt::finalState)
+        .containsExactly(EffectState.AMBIGUOUS, EffectState.FAILED_SAFE);
   }
 
   private static void startDispatch(Connection raw, String id) throws SQLException {
