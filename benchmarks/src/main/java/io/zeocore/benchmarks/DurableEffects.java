@@ -256,7 +256,7 @@ public final class DurableEffects {
       threads.add(thread);
     }
     long wal0 = walPosition();
-    long[] server0 = pgUrl == null ? new long[2] : serverCpuNanosNow();
+    long[] server0 = serverCpuNanos();
     long[] io0 = io();
     long cpu0 = OS.getProcessCpuTime();
     long alloc0 = THREADS.getTotalThreadAllocatedBytes();
@@ -268,15 +268,16 @@ public final class DurableEffects {
     long cpu = OS.getProcessCpuTime() - cpu0;
     long[] io = io();
     long wal = walPosition() - wal0;
-    long[] server1 = pgUrl == null ? new long[2] : serverCpuNanosNow();
+    long[] server1 = serverCpuNanos();
     for (Thread thread : threads) {
       thread.join();
     }
     if (failure[0] != null) {
       throw new IllegalStateException(contender.name + " failed", failure[0]);
     }
-    return new Batch(callers * perCaller, wall, cpu, alloc, io[0] - io0[0], io[1] - io0[1], wal, server1[0] - server0[0],
-        server1[1] - server0[1], Arrays.stream(latencies).flatMapToLong(Arrays::stream).toArray());
+    return new Batch(callers * perCaller, wall, cpu, alloc, io[0] - io0[0], io[1] - io0[1], wal,
+        server1[0] - server0[0], server1[1] - server0[1],
+        Arrays.stream(latencies).flatMapToLong(Arrays::stream).toArray());
   }
 
   /** {@code wchar}, {@code syscw} of this process. */
@@ -297,25 +298,21 @@ public final class DurableEffects {
   }
 
   /**
-   * CPU time of every PostgreSQL server process on this machine so far (the first field of
-   * {@code /proc/<pid>/schedstat}: nanoseconds on a CPU, user and kernel; backends, WAL writer, checkpointer,
-   * autovacuum), or 0 without PostgreSQL. The server runs on this machine in every measurement of this suite; a
-   * backend that exits during a batch takes its time with it, so the contenders keep their sessions open.
+   * CPU time of every PostgreSQL server process on this machine so far, and of its client backends alone (the first
+   * field of {@code /proc/<pid>/schedstat}: nanoseconds on a CPU, user and kernel; backends, WAL writer,
+   * checkpointer, autovacuum), or zeros without PostgreSQL. The server runs on this machine in every measurement of
+   * this suite; a backend that exits during a batch takes its time with it, so the contenders keep their sessions
+   * open.
    */
-  long serverCpuNanos() {
-    return pgUrl == null ? 0 : serverCpuNanosNow()[0];
-  }
-
-  /** {@link #serverCpuNanos()} of the client backends alone (sessions, not the server's background processes). */
-  long backendCpuNanos() {
-    return pgUrl == null ? 0 : serverCpuNanosNow()[1];
+  long[] serverCpuNanos() {
+    return pgUrl == null ? new long[2] : serverCpuNanosNow();
   }
 
   /**
    * {every PostgreSQL process, its client backends alone}: a backend's command line names its client, {@code
    * host(port)} or {@code [local]}; the postmaster, checkpointer, background writer, WAL writer and autovacuum do not.
    */
-  static long[] serverCpuNanosNow() {
+  private static long[] serverCpuNanosNow() {
     long[] total = new long[2];
     try (var processes = Files.newDirectoryStream(Path.of("/proc"), "[0-9]*")) {
       for (Path process : processes) {
@@ -385,7 +382,7 @@ public final class DurableEffects {
     }
     if (args.length < 1) {
       throw new IllegalArgumentException("usage: DurableEffects <directory> [--rounds R] [--effects E] [--sqlite]"
-          + " [--pg <jdbc url>] [--jvms]");
+          + " [--pg <jdbc url>] [--jvms] [--warmup B] [--only <regex>] [--breakdown] [--pg-patch <sql file>]");
     }
     Path directory = Files.createDirectories(Path.of(args[0]));
     int rounds = 10;

@@ -59,8 +59,7 @@ final class EffectsAcrossJvms {
           LockWaits waits = LockWaits.start(pgUrl);
           long wal0 = bench.walPosition();
           long sampler0 = waits.ownCpuNanos();
-          long server0 = bench.serverCpuNanos();
-          long backend0 = bench.backendCpuNanos();
+          long[] server0 = bench.serverCpuNanos();
           for (PrintStream input : inputs) {
             input.println(which);
           }
@@ -81,8 +80,9 @@ final class EffectsAcrossJvms {
           }
           // the sampler's own session is not the effects' cost
           long sampler = waits.ownCpuNanos() - sampler0;
-          long server = bench.serverCpuNanos() - server0 - sampler;
-          long backend = bench.backendCpuNanos() - backend0 - sampler;
+          long[] server1 = bench.serverCpuNanos();
+          long server = server1[0] - server0[0] - sampler;
+          long backend = server1[1] - server0[1] - sampler;
           long wal = bench.walPosition() - wal0;
           long[] waited = waits.stop();
           if (r >= 0) {
