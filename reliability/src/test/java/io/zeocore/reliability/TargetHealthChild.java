@@ -25,7 +25,8 @@ import java.util.Map;
  * shared store ({@code sqlite:<file>} or {@code pg:<schema>}) or, for {@code off}, without it. Then writes one line per
  * run: outcome, answering target, the first position's outcome and failure kind, its backoff in milliseconds.
  *
- * <p>Arguments: store, primary port, fallback port, instance id, started file, stop file, result file.
+ * <p>Arguments: store, primary port, fallback port, instance id, started file, stop file, result file, reopened file
+ * (written when this instance's view sees the primary reopen, by its own probe or from the store).
  */
 public final class TargetHealthChild {
 
@@ -39,13 +40,22 @@ public final class TargetHealthChild {
     Path started = Path.of(args[4]);
     Path stop = Path.of(args[5]);
     Path result = Path.of(args[6]);
+    Path reopened = Path.of(args[7]);
 
     JdbcConnectionStore shared = store.startsWith("sqlite:")
         ? JdbcConnectionStore.openSqlite(Path.of(store.substring("sqlite:".length())))
         : store.startsWith("pg:") ? Pg.store(store.substring("pg:".length()))
         : null;
     TargetHealth health = shared == null ? null
-        : TargetHealth.builder().store(shared.targetHealth()).instanceId(instance).build();
+        : TargetHealth.builder().store(shared.targetHealth()).instanceId(instance).listener(change -> {
+          if (change.targetId().equals("primary") && change.transition() == TargetHealth.Transition.COOLING_ENDED) {
+            try {
+              Files.writeString(reopened, instance);
+            } catch (java.io.IOException e) {
+              throw new java.io.UncheckedIOException(e);
+            }
+          }
+        }).build();
     ResilientRunner runner = ResilientRunner.builder().targetHealth(health).build();
     ExecutionPolicy policy = ExecutionPolicy.builder().name("answer").totalTimeout(Duration.ofSeconds(20))
         .attemptTimeout(Duration.ofSeconds(5)).attemptTargets("primary", "fallback").build();
